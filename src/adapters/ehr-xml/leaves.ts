@@ -25,11 +25,24 @@ export function textOf(raw: unknown, name: string): string | undefined {
   }
   if (raw === undefined) return undefined;
   if (!isElementObject(raw)) throw malformed(`bad ${name}`);
-  if (isNil(raw)) return undefined;
+  if (isNil(raw)) return nilled(raw, name);
   for (const key in raw) {
     if (key !== '#text' && !key.startsWith('@_')) throw malformed(`unexpected content in ${name}`);
   }
   return textOf(raw['#text'], name);
+}
+
+/**
+ * An element `xsi:nil` makes absent; with text or elements inside it is refused, since the text would be
+ * dropped unseen (hostile review helper-216, F8: a nil `DosageText` lost "Enligt ordination…").
+ */
+export function nilled(node: Node, name: string): undefined {
+  for (const key in node) {
+    if (key.startsWith('@_')) continue;
+    const v = node[key];
+    if (typeof v !== 'string' || v.trim() !== '') throw malformed(`content inside a nil ${name}`);
+  }
+  return undefined;
 }
 
 function attribute(raw: unknown, attr: string): string | undefined {

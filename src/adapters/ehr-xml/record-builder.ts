@@ -275,6 +275,10 @@ export class RecordBuilder implements ElementSink {
     const shape = frame.shape as CompiledObject;
     const bare = !frame.hasAttrs && !frame.hasChildren;
     const isRoot = frame.field === undefined;
+    // Absent by xsi:nil, its content would be dropped unseen (leaves.ts, nilled).
+    if (!isRoot && frame.nil && (frame.hasChildren || frame.hasText || (frame.text !== undefined && frame.text.trim() !== ''))) {
+      throw malformed(`content inside a nil ${frame.field?.name ?? this.root}`);
+    }
     if (frame.collectsText) {
       if (!isRoot && (frame.nil || (bare && (frame.text === undefined || frame.text.trim() === '')))) return undefined;
       const self = shape.fields[shape.selfIndex] as CompiledField;

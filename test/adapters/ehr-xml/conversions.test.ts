@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mapDocument } from '../../../src/adapters/ehr-xml/index.js';
+import { MalformedDocumentError, mapDocument } from '../../../src/adapters/ehr-xml/index.js';
 import { edit, example, ZONE } from './fixtures.js';
 
 const base = example('patient.xml');
@@ -19,13 +19,17 @@ describe('absence', () => {
     expect(() => patientOf(edit(base, PATIENT_ID, '<PatientID root="1.2.752.129.2.1.3.1"/>'))).toThrow('missing PatientID');
   });
 
-  it('leaves out a TV without value, an xsi:nil element and a text leaf with attributes only', () => {
+  it('leaves out a TV without value, an empty xsi:nil element and a text leaf with attributes only', () => {
     expect(patientOf(edit(base, '<PatientVersionDateTime value="20240611143012"/>', '<PatientVersionDateTime value=""/>')))
       .not.toHaveProperty('PatientVersionDateTime');
     expect(patientOf(edit(base, '<PatientSex>M</PatientSex>', '<PatientSex xsi:nil="true"/>'))).not.toHaveProperty('PatientSex');
     expect(patientOf(edit(base, '<PatientSex>M</PatientSex>', '<PatientSex code="M"/>'))).not.toHaveProperty('PatientSex');
-    const nilName = edit(base, '<pat:PatientName>', '<pat:PatientName xsi:nil="true">');
-    expect(patientOf(nilName)).not.toHaveProperty('PatientName');
+  });
+
+  // Hostile review helper-216, F8: what a nil element holds was dropped unseen.
+  it('refuses an xsi:nil element that holds text or elements', () => {
+    expect(() => patientOf(edit(base, '<pat:PatientName>', '<pat:PatientName xsi:nil="true">'))).toThrow(MalformedDocumentError);
+    expect(() => patientOf(edit(base, '<PatientSex>M</PatientSex>', '<PatientSex xsi:nil="true">M</PatientSex>'))).toThrow(MalformedDocumentError);
   });
 
   it('keeps the text of a leaf that carries an unknown attribute, trimmed', () => {

@@ -55,6 +55,16 @@ describe('text the service cannot read as written', () => {
     expect(valuesOf(dose('Dos: &lt;b&gt;5&lt;/b&gt; mg'))).toContain('Dos: <b>5</b> mg');
   });
 
+  // Hostile review helper-216, F8: xsi:nil on an element with text dropped the text. Failed before.
+  it('refuses an element marked nil that holds text or elements, and reads one that is empty as absent', () => {
+    const social = `<Value JournalValueType="Text">${SOCIAL}</Value>`;
+    expect(() => notes(edit(journal, social, `<Value JournalValueType="Text" xsi:nil="true">${SOCIAL}</Value>`))).toThrow(MalformedDocumentError);
+    expect(() => notes(edit(journal, '<Keyword>Social anamnes</Keyword>', '<Keyword xsi:nil="true">Social anamnes</Keyword>'))).toThrow(MalformedDocumentError);
+    expect(() => notes(edit(journal, social, `<Value JournalValueType="Text" xsi:nil="true"><JournalValueType>Text</JournalValueType></Value>`))).toThrow(MalformedDocumentError);
+    const empty = recordsOf(edit(journal, social, '<Value JournalValueType="Text" xsi:nil="true">  </Value>')).find((r) => r.Keyword === 'Social anamnes');
+    expect(empty?.Value).toEqual([]);
+  });
+
   it('still reads a 3.0 value, whose type is a child element and which has no text', () => {
     const old = recordsOf(journal).find((r) => r.Keyword === 'Sömn & vila');
     expect(old?.Value).toEqual([{ JournalValueType: 'Text' }]);

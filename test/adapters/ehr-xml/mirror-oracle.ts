@@ -45,13 +45,18 @@ const isWrapper = (s: Schema): boolean => {
 };
 
 const isNil = (node: Node): boolean => node['@_nil'] === 'true' || node['@_nil'] === '1';
+/** Absent by xsi:nil, and refused with text or elements inside, which would be dropped unseen. */
+function absentByNil(node: Node, name: string): undefined {
+  if (Object.entries(node).some(([k, v]) => !k.startsWith('@_') && (typeof v !== 'string' || v.trim() !== ''))) throw malformed(`content inside a nil ${name}`);
+  return undefined;
+}
 
 /** The text of a leaf element (a string, or an object of text and attributes), trimmed; undefined when empty. */
 function leafText(raw: unknown, name: string): string | undefined {
   let text: unknown = raw;
   if (typeof raw === 'object' && raw !== null) {
     const node = raw as Node;
-    if (isNil(node)) return undefined;
+    if (isNil(node)) return absentByNil(node, name);
     if (Object.keys(node).some((k) => k !== '#text' && !k.startsWith('@_'))) throw malformed(`unexpected content in ${name}`);
     text = node['#text'];
   }
@@ -121,7 +126,7 @@ function object(raw: unknown, s: Schema, name: string, always = false): Node | u
     node = { '#text': raw };
   } else {
     node = raw as Node;
-    if (isNil(node) && !always) return undefined;
+    if (isNil(node) && !always) return absentByNil(node, name);
     // An element the schema does not take, inside one whose own text is mapped, would drop its text from it.
     const taken = s.properties ?? {};
     if (taken.$self !== undefined && Object.keys(node).some((k) => k !== '#text' && !k.startsWith('@_') && !Object.hasOwn(taken, k))) {

@@ -37,7 +37,7 @@ export const options = { zone: ZONE };
 export const ctx = { zone: ZONE, onDropped: () => undefined };
 
 /** Refusals of a document for what it is as XML, rather than for what it says. */
-const XML_LEVEL = /: (?:DTD markup is not accepted|not well-formed XML|not parseable XML|unexpected root element|more than one root element|prefixed attribute|repeated attribute)$/;
+const XML_LEVEL = /: (?:DTD markup is not accepted|not well-formed XML|not parseable XML|unexpected root element|more than one root element|prefixed attribute|repeated attribute|an encoding other than UTF-8)$/;
 
 /** The reader's answer must be the oracle's, as the file comment says. */
 function expectSameOutcome(read: Outcome, reference: Outcome, label: string): void {

@@ -56,6 +56,8 @@ export function conformingCanonical(xml: string, root: string): string {
   parser.on('error', () => fail(NOT_WELL_FORMED));
   parser.on('xmldecl', (decl) => {
     if (decl.version !== '1.0') fail(NOT_WELL_FORMED);
+    // The EHR writes UTF-8 (docs/upstream-ehr.md §1): text declared another encoding is not the text written.
+    else if (decl.encoding !== undefined && decl.encoding.toLowerCase() !== 'utf-8') fail('an encoding other than UTF-8');
   });
   parser.on('opentag', (tag: SaxesTagPlain) => {
     if (!isQName(tag.name)) fail(NOT_WELL_FORMED);

@@ -4,7 +4,7 @@
  * version may add them), but for an element inside one whose own text is mapped; a repeated element where one is expected (or a member given both as
  * attribute and as element), a missing `!` element or a failed conversion makes the document malformed.
  */
-import { isElementObject, isNil } from '../../../../src/adapters/ehr-xml/leaves.js';
+import { isElementObject, isNil, nilled } from '../../../../src/adapters/ehr-xml/leaves.js';
 import { malformed } from '../../../../src/adapters/ehr-xml/malformed-document-error.js';
 import type { CompiledField, CompiledObject, MapContext } from '../../../../src/adapters/ehr-xml/shape.js';
 
@@ -20,7 +20,7 @@ export function mapObject(raw: unknown, shape: CompiledObject, name: string, ctx
     throw malformed(`unexpected text in ${name}`);
   }
   if (!isElementObject(raw)) throw malformed(`bad ${name}`);
-  if (isNil(raw)) return undefined;
+  if (isNil(raw)) return nilled(raw, name);
   if (shape.selfIndex >= 0) refuseElementsInText(raw, shape, name);
   return fill(raw, shape, ctx, true);
 }
