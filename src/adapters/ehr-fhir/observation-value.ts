@@ -9,7 +9,7 @@ import type { CodeableConcept, Quantity } from '../../domain/fhir/resources/data
 import { textOf } from './codes.js';
 import { fhirFault } from './fault.js';
 import { writtenNumber } from './fhir-json.js';
-import { valueAsWritten } from './rendered-value.js';
+import { comparedAsWritten, valueAsWritten } from './rendered-value.js';
 
 /** The members of an Observation read here; the schemas of both reads hold them. */
 export interface ObservationParts {
@@ -48,8 +48,8 @@ export function ownValue(o: ObservationParts): ObservationValue {
     if ((o as Record<string, unknown>)[key] !== undefined) throw fhirFault(`an Observation ${key}, which the layout has no text for`);
   }
   const q = o.valueQuantity;
-  const number = valueAsWritten(q);
-  if (number !== undefined) return { text: `${q?.comparator ?? ''}${number}`, numeric: true, unit: unitOf(q) };
+  const number = comparedAsWritten(q);
+  if (number !== undefined) return { text: number, numeric: true, unit: unitOf(q) };
   const integer = writtenNumber(o, 'valueInteger');
   if (integer !== undefined) return { text: integer, numeric: true };
   return { text: o.valueString ?? textOf(o.valueCodeableConcept), numeric: false, unit: unitOf(q) };

@@ -32,3 +32,17 @@ export function valueAsWritten(q: Quantity | undefined): string | undefined {
   if (written === undefined) return rendered;
   return rendered !== undefined && writesTheNumber(rendered, written) ? rendered : written;
 }
+
+/**
+ * The comparator and value as the EHR wrote them: a rendered-value that writes the comparator too
+ * (`<0,50` beside `<` and `0.5`) is answered whole, as it writes the same comparison; else the
+ * comparator before valueAsWritten (hostile review helper-216, F9: `<0,50` read `<0.5`).
+ */
+export function comparedAsWritten(q: Quantity | undefined): string | undefined {
+  const value = valueAsWritten(q);
+  if (q === undefined || value === undefined || q.comparator === undefined) return value;
+  const rendered = q._value?.extension?.find((e) => e.url === RENDERED_VALUE)?.valueString;
+  const written = writtenNumber(q, 'value');
+  if (rendered?.startsWith(q.comparator) === true && written !== undefined && writesTheNumber(rendered.slice(q.comparator.length), written)) return rendered;
+  return `${q.comparator}${value}`;
+}

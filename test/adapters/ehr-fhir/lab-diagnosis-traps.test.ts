@@ -46,6 +46,14 @@ describe('FHIR lab results', () => {
       .toMatchObject({ result: '5.5', unit: 'mmol/L', range: '70–100 mg/dL' });
   });
 
+  // helper-216, F9: a rendered-value that writes the comparator too was refused for it: `<0,50` read `<0.5`. Failed before.
+  it('answers a comparator\'s rendered-value whole where it writes the same comparison', () => {
+    const rendered = (text: string) => `"_value":{"extension":[{"url":"http://hl7.org/fhir/StructureDefinition/rendered-value","valueString":"${text}"}]}`;
+    expect(results(withGlucose(glucose(`"valueQuantity":{"comparator":"<","value":0.5,${rendered('<0,50')}}`)))[1]).toMatchObject({ result: '<0,50' });
+    expect(results(withGlucose(glucose(`"valueQuantity":{"comparator":"<","value":0.5,${rendered('0,50')}}`)))[1]).toMatchObject({ result: '<0,50' });
+    expect(results(withGlucose(glucose(`"valueQuantity":{"comparator":"<","value":0.5,${rendered('>0,50')}}`)))[1]).toMatchObject({ result: '<0.5' });
+  });
+
   // helper-216, F6: a titre's Ratio, a panel's components were answered as no result. Failed before.
   it('refuses a value it has no text for, and a result of several values', () => {
     for (const value of ['"valueRatio":{"numerator":{"value":1},"denominator":{"value":64}}', '"valueBoolean":true',
