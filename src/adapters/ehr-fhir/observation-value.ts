@@ -55,9 +55,16 @@ export function ownValue(o: ObservationParts): ObservationValue {
   return { text: o.valueString ?? textOf(o.valueCodeableConcept), numeric: false, unit: unitOf(q) };
 }
 
+/** A component's value: one with none, or with ranges of its own, would be shown in part (helper-217, F2, F3). */
+function componentValue(c: ObservationParts): ObservationValue {
+  const value = ownValue(c);
+  if (value.text === undefined || (c.referenceRange ?? []).length > 0) throw fhirFault('an Observation component with no value, or with ranges of its own');
+  return value;
+}
+
 /** The value, then each component's (a blood pressure's two), in order. */
 export function valuesWithComponents(o: ObservationParts): ObservationValue[] {
-  return [ownValue(o), ...(o.component ?? []).map(ownValue)].filter((v) => v.text !== undefined || v.unit !== undefined);
+  return [ownValue(o), ...(o.component ?? []).map(componentValue)].filter((v) => v.text !== undefined || v.unit !== undefined);
 }
 
 /** A concept's words (its text, else a coding's display; a bare code is no words), which a range's qualifier must have to be shown. */
@@ -67,7 +74,7 @@ function wordsOf(concept: CodeableConcept): string {
   return words;
 }
 
-const NORMAL_RANGE = 'normal';
+const MEANING = 'http://terminology.hl7.org/CodeSystem/referencerange-meaning';
 
 /**
  * One range as a line: its text, else `low–high` (an en dash, as the legacy documents write ranges),
@@ -78,7 +85,9 @@ const NORMAL_RANGE = 'normal';
  */
 function rangeLine(range: RangeParts, valueUnit: string | undefined): string | undefined {
   if (range.age !== undefined && range.text === undefined) throw fhirFault('an Observation reference range for an age, with no text');
-  const kind = range.type === undefined || range.type.coding?.some((c) => c.code === NORMAL_RANGE) === true ? [] : [wordsOf(range.type)];
+  // Plain `normal` says nothing more than a range does; words of its own ("Normalt för gravida") are shown (helper-217, F4).
+  const plain = range.type === undefined || (range.type.text === undefined && range.type.coding?.some((c) => c.system === MEANING && c.code === 'normal') === true);
+  const kind = plain || range.type === undefined ? [] : [wordsOf(range.type)];
   const qualifiers = [...kind, ...(range.appliesTo ?? []).map(wordsOf)];
   const line = range.text ?? boundsOf(range, valueUnit);
   if (line === undefined) return undefined;
@@ -89,7 +98,9 @@ function boundsOf(range: RangeParts, valueUnit: string | undefined): string | un
   const low = valueAsWritten(range.low);
   const high = valueAsWritten(range.high);
   const bounds = low !== undefined && high !== undefined ? `${low}–${high}` : high !== undefined ? `≤${high}` : low === undefined ? undefined : `≥${low}`;
-  const unit = unitOf(range.high) ?? unitOf(range.low);
+  const [lowUnit, highUnit] = [unitOf(range.low), unitOf(range.high)];
+  if (lowUnit !== undefined && highUnit !== undefined && lowUnit !== highUnit) throw fhirFault('an Observation reference range of bounds in two units');
+  const unit = highUnit ?? lowUnit;
   return bounds === undefined || unit === undefined || unit === valueUnit ? bounds : `${bounds} ${unit}`;
 }
 

@@ -43,6 +43,6 @@ export function comparedAsWritten(q: Quantity | undefined): string | undefined {
   if (q === undefined || value === undefined || q.comparator === undefined) return value;
   const rendered = q._value?.extension?.find((e) => e.url === RENDERED_VALUE)?.valueString;
   const written = writtenNumber(q, 'value');
-  if (rendered?.startsWith(q.comparator) === true && written !== undefined && writesTheNumber(rendered.slice(q.comparator.length), written)) return rendered;
+  if (rendered?.startsWith(q.comparator) === true && (written === undefined || writesTheNumber(rendered.slice(q.comparator.length), written))) return rendered;
   return `${q.comparator}${value}`;
 }

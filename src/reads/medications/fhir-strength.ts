@@ -46,6 +46,10 @@ type Ratio = NonNullable<NonNullable<Medication['ingredient']>[number]['strength
 /** One ingredient's strength: its numerator as written, and the unit it is per. */
 function ofIngredient({ numerator, denominator }: Ratio): Strength {
   if (numerator === undefined) throw refused();
+  // A legacy strength's unit with no number, as this service's FHIR door writes it (helper-217, F10).
+  if (valueAsWritten(numerator) === undefined && numerator.comparator === undefined && denominator?.value === 1 && unitOf(denominator) === undefined) {
+    return { unit: unitOf(numerator) };
+  }
   return { numeric: written(numerator), unit: denominator === undefined ? unitOf(numerator) : perUnit(numerator, denominator) };
 }
 
@@ -56,13 +60,15 @@ function ofIngredient({ numerator, denominator }: Ratio): Strength {
  * states no strength, or is not active (an excipient), adds none.
  */
 export function strengthOf(medication: Medication | undefined): Strength {
-  const ingredients = medication?.ingredient ?? [];
   // An inactive ingredient (an excipient) is no part of the label's strength, whatever it states (helper-216, F7).
-  const active = ingredients.filter((i) => (i as { isActive?: unknown }).isActive !== false);
-  const stated = (active.length > 0 ? active : ingredients).flatMap((i) => {
+  const active = (medication?.ingredient ?? []).filter((i) => (i as { isActive?: unknown }).isActive !== false);
+  const stated = active.flatMap((i) => {
     const r = i.strength;
     return r === undefined || (r.numerator === undefined && r.denominator === undefined) ? [] : [r];
   });
+  // An ingredient marked active with no strength beside one of a strength: the one would pass for the product's (helper-217, F5).
+  const unstated = active.filter((i) => (i as { isActive?: unknown }).isActive === true && i.strength?.numerator === undefined);
+  if (stated.length > 0 && unstated.length > 0) throw refused();
   const each = stated.map(ofIngredient);
   const [first] = each;
   if (first === undefined || each.length === 1) return first ?? {};

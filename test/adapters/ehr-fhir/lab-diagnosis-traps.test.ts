@@ -41,7 +41,7 @@ describe('FHIR lab results', () => {
     expect(results(withGlucose(glucose('"valueString":"6,1","referenceRange":[{"text":"60–105","appliesTo":[{"text":"Män"}]},'
       + '{"text":"45–90","appliesTo":[{"coding":[{"code":"248152002","display":"Kvinnor"}]}]}]')))[1]).toMatchObject({ range: '60–105 (Män)\n45–90 (Kvinnor)' });
     expect(results(withGlucose(glucose('"valueQuantity":{"value":1.1},"referenceRange":[{"low":{"value":0.9},"high":{"value":1.2},'
-      + '"type":{"coding":[{"code":"normal"}]}},{"low":{"value":2},"high":{"value":3},"type":{"text":"Terapeutiskt"}}]')))[1]).toMatchObject({ range: '0.9–1.2\n2–3 (Terapeutiskt)' });
+      + '"type":{"coding":[{"system":"http://terminology.hl7.org/CodeSystem/referencerange-meaning","code":"normal"}]}},{"low":{"value":2},"high":{"value":3},"type":{"text":"Terapeutiskt"}}]')))[1]).toMatchObject({ range: '0.9–1.2\n2–3 (Terapeutiskt)' });
     expect(results(withGlucose(glucose('"valueQuantity":{"value":5.5,"unit":"mmol/L"},"referenceRange":[{"low":{"value":70,"unit":"mg/dL"},"high":{"value":100,"unit":"mg/dL"}}]')))[1])
       .toMatchObject({ result: '5.5', unit: 'mmol/L', range: '70–100 mg/dL' });
   });
@@ -52,6 +52,17 @@ describe('FHIR lab results', () => {
     expect(results(withGlucose(glucose(`"valueQuantity":{"comparator":"<","value":0.5,${rendered('<0,50')}}`)))[1]).toMatchObject({ result: '<0,50' });
     expect(results(withGlucose(glucose(`"valueQuantity":{"comparator":"<","value":0.5,${rendered('0,50')}}`)))[1]).toMatchObject({ result: '<0,50' });
     expect(results(withGlucose(glucose(`"valueQuantity":{"comparator":"<","value":0.5,${rendered('>0,50')}}`)))[1]).toMatchObject({ result: '<0.5' });
+  });
+
+  // helper-217, F4, F7, F8: a normal range's own words were dropped, a comparator doubled, a low bound's unit lost. Failed before.
+  it('shows a normal range\'s own words, a comparator once, and refuses bounds in two units', () => {
+    const meaning = '{"coding":[{"system":"http://terminology.hl7.org/CodeSystem/referencerange-meaning","code":"normal"}],"text":"Normalt för gravida"}';
+    expect(results(withGlucose(glucose(`"valueString":"6,1","referenceRange":[{"low":{"value":1},"high":{"value":2},"type":${meaning}}]`)))[1])
+      .toMatchObject({ range: '1–2 (Normalt för gravida)' });
+    const rendered = '"_value":{"extension":[{"url":"http://hl7.org/fhir/StructureDefinition/rendered-value","valueString":"<0,50"}]}';
+    expect(results(withGlucose(glucose(`"valueQuantity":{"comparator":"<",${rendered},"unit":"mg"}`)))[1]).toMatchObject({ result: '<0,50' });
+    expect(() => results(withGlucose(glucose('"valueQuantity":{"value":5,"unit":"mg/L"},"referenceRange":[{"low":{"value":1,"unit":"g/L"},"high":{"value":100,"unit":"mg/L"}}]'))))
+      .toThrow(/FHIR answer refused: an Observation reference range of bounds in two units/);
   });
 
   // helper-216, F6: a titre's Ratio, a panel's components were answered as no result. Failed before.

@@ -145,6 +145,21 @@ describe('FHIR journal notes', () => {
     expect([record?.Value.map((v) => [v.JournalValueType, v.$self]), record?.Unit, record?.Range]).toEqual([values, units, ranges]);
   });
 
+  // Hostile review helper-217, F1, F2, F3: a section's values, units and ranges are three lists paired in order, so
+  // entries that would not pair back so, and components with no value or ranges of their own, are refused. Failed before.
+  it.each([
+    ['a score beside a number with a unit', ['"valueInteger": 7', '"valueQuantity": {"value": 5.2, "unit": "mmol/L"}']],
+    ['a range on the second entry alone', ['"valueQuantity": {"value": 5.2}', '"valueString": "ua", "referenceRange": [{"text": "neg"}]']],
+    ['a component of no value', ['"component": [{"code": {"text": "S"}, "valueQuantity": {"value": 120, "unit": "mmHg"}}, {"code": {"text": "D"}, "dataAbsentReason": {"text": "?"}}]']],
+    ['a component with ranges of its own', ['"component": [{"code": {"text": "S"}, "valueQuantity": {"value": 120, "unit": "mmHg"}, "referenceRange": [{"text": "<140"}]}]']],
+  ])('refuses a section of %s', (_, values) => {
+    const entries = values.map((value, i) => `{"resourceType": "Observation", "id": "obs-x${i}", "status": "final", "code": {"text": "X"}, "subject": {"reference": "Patient/pat-tolvan"}, ${value}}`);
+    const resources = changed('Composition/comp-0002', (r) => {
+      r.section = [{ title: 'Prov', entry: values.map((_v, i) => ({ reference: `Observation/obs-x${i}` })) }];
+    });
+    expect(() => notes(entries.reduce((all, json) => plus(json, all), resources))).toThrow(/FHIR answer refused/);
+  });
+
   it('refuses a note\'s entry of a value it has no text for', () => {
     const resources = plus('{"resourceType": "Observation", "id": "obs-crp-poc", "status": "final", "code": {"text": "Titer"}, "subject": {"reference": "Patient/pat-tolvan"}, '
       + '"valueRatio": {"numerator": {"value": 1}, "denominator": {"value": 64}}}', demoResources().filter((r) => r.id !== 'obs-crp-poc'));

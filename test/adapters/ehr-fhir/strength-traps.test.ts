@@ -42,12 +42,17 @@ describe('a medication strength, a Ratio', () => {
       {"strength": {"numerator": {"value": 4.5, "unit": "mikrog"}, "denominator": {"value": 1, "unit": "dos"}}},
       {"itemCodeableConcept": {"text": "Laktos"}, "isActive": false, "strength": {"numerator": {"value": 800, "unit": "mikrog"}, "denominator": {"value": 1, "unit": "dos"}}}]`,
     ['160/4.5', 'mikrog/dos']],
+    // helper-217, F6, F10: an inactive ingredient's strength alone is no product's; a legacy unit with no number comes back. Failed before.
+    ['an inactive ingredient\'s strength alone: none', '[{"isActive": false, "strength": {"numerator": {"value": 500, "unit": "mg"}, "denominator": {"value": 1, "unit": "tablett"}}}]', [undefined, undefined]],
+    ['a unit with no number, as this service writes a legacy one', strength('{"unit": "mg"}', '{"value": 1}'), [undefined, 'mg']],
     ['a strength beside an ingredient that states none (an excipient)', '[{"strength": {"numerator": {"value": 160, "unit": "mikrog"}}}, {"itemCodeableConcept": {"text": "Laktos"}}]', ['160', 'mikrog']],
   ])('shows %s', (_, ingredient, shown) => {
     expect(productOf(ingredient)).toEqual(shown);
   });
 
   it.each([
+    // helper-217, F5: an ingredient marked active with no strength leaves the product's unknown. Failed before.
+    ['a strength beside an active ingredient of none', '[{"strength": {"numerator": {"value": 160, "unit": "mikrog"}}}, {"itemCodeableConcept": {"text": "Formoterol"}, "isActive": true}]'],
     ['two ingredients in different units, which one unit cannot say', `[
       {"itemCodeableConcept": {"text": "Budesonid"}, "strength": {"numerator": {"value": 160, "unit": "mikrog"}, "denominator": {"value": 1, "unit": "dos"}}},
       {"itemCodeableConcept": {"text": "Formoterol"}, "strength": {"numerator": {"value": 0.0045, "unit": "mg"}, "denominator": {"value": 1, "unit": "dos"}}}]`],
