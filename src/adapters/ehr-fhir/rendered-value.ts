@@ -25,10 +25,13 @@ export const writesTheNumber = (text: string, written: string): boolean =>
  * answered for it (the value is the datum; a text that contradicts it is not shown as it). Without a
  * value, the rendered text is all the EHR wrote (a lab's `6,1`), so it is answered, not lost.
  */
+/** The value's text in its `rendered-value` extension, if any. */
+const renderedOf = (q: Quantity): string | undefined => q._value?.extension?.find((e) => e.url === RENDERED_VALUE)?.valueString;
+
 export function valueAsWritten(q: Quantity | undefined): string | undefined {
   if (q === undefined) return undefined;
   const written = writtenNumber(q, 'value');
-  const rendered = q._value?.extension?.find((e) => e.url === RENDERED_VALUE)?.valueString;
+  const rendered = renderedOf(q);
   if (written === undefined) return rendered;
   return rendered !== undefined && writesTheNumber(rendered, written) ? rendered : written;
 }
@@ -41,7 +44,7 @@ export function valueAsWritten(q: Quantity | undefined): string | undefined {
 export function comparedAsWritten(q: Quantity | undefined): string | undefined {
   const value = valueAsWritten(q);
   if (q === undefined || value === undefined || q.comparator === undefined) return value;
-  const rendered = q._value?.extension?.find((e) => e.url === RENDERED_VALUE)?.valueString;
+  const rendered = renderedOf(q);
   const written = writtenNumber(q, 'value');
   if (rendered?.startsWith(q.comparator) === true && (written === undefined || writesTheNumber(rendered.slice(q.comparator.length), written))) return rendered;
   return `${q.comparator}${value}`;

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { dateOf } from '../../adapters/ehr-http/validators.js';
-import type { Answer } from './xml-answers.js';
+import { bytesOf, type Answer } from './xml-answers.js';
 
 /** The preconditions of a GET, as sent. */
 export interface Conditions {
@@ -43,7 +43,7 @@ export function callerHasIt(conditions: Conditions, etag: string, modifiedMs: nu
  * the caller has it. `modifiedMs`: the file's modification time, undefined for an empty answer.
  */
 export function validated(answer: Answer, conditions: Conditions, modifiedMs: number | undefined, etag?: string): Answer {
-  const bytes = answer.bytes ?? Buffer.from(answer.body, 'utf8');
+  const bytes = bytesOf(answer);
   const tag = etag ?? etagOf(bytes);
   const headers = { etag: tag, ...(modifiedMs === undefined ? {} : { 'last-modified': new Date(modifiedMs).toUTCString() }) };
   if (callerHasIt(conditions, tag, modifiedMs)) return { status: 304, body: '', headers };

@@ -1,7 +1,7 @@
 /** Each fault of FaultControl, acted out on one real HTTP exchange. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Fault } from './fault-control.js';
-import { fault as faultAnswer, XML_CONTENT_TYPE, type Answer } from './xml-answers.js';
+import { bytesOf, fault as faultAnswer, XML_CONTENT_TYPE, type Answer } from './xml-answers.js';
 
 export interface Exchange {
   req: IncomingMessage;
@@ -17,9 +17,6 @@ export interface Exchange {
   /** A timer that is cancelled when the simulator closes or the connection goes away. */
   after(ms: number, run: () => void): void;
 }
-
-/** The answer's bytes: kept ones (or a file's that are not UTF-8, sent as they are), else its body encoded. */
-const bytesOf = (answer: Answer): Buffer => answer.bytes ?? Buffer.from(answer.body, 'utf8');
 
 export function send(res: ServerResponse, answer: Answer): void {
   if (res.destroyed) return;

@@ -15,6 +15,9 @@ export interface Answer {
   headers?: Record<string, string>;
 }
 
+/** The answer's bytes: kept ones (or a file's that are not UTF-8, sent as they are), else its body encoded. */
+export const bytesOf = (answer: Answer): Buffer => answer.bytes ?? Buffer.from(answer.body, 'utf8');
+
 const DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
 
 export const emptyDocument = (kind: DocumentKind): string =>

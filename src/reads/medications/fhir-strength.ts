@@ -61,13 +61,13 @@ function ofIngredient({ numerator, denominator }: Ratio): Strength {
  */
 export function strengthOf(medication: Medication | undefined): Strength {
   // An inactive ingredient (an excipient) is no part of the label's strength, whatever it states (helper-216, F7).
-  const active = (medication?.ingredient ?? []).filter((i) => (i as { isActive?: unknown }).isActive !== false);
+  const active = (medication?.ingredient ?? []).filter((i) => i.isActive !== false);
   const stated = active.flatMap((i) => {
     const r = i.strength;
     return r === undefined || (r.numerator === undefined && r.denominator === undefined) ? [] : [r];
   });
   // An ingredient marked active with no strength beside one of a strength: the one would pass for the product's (helper-217, F5).
-  const unstated = active.filter((i) => (i as { isActive?: unknown }).isActive === true && i.strength?.numerator === undefined);
+  const unstated = active.filter((i) => i.isActive === true && i.strength?.numerator === undefined);
   if (stated.length > 0 && unstated.length > 0) throw refused();
   const each = stated.map(ofIngredient);
   const [first] = each;

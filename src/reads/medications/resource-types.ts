@@ -16,6 +16,7 @@ export const MedicationSchema = Type.Object({
   code: Concept,
   form: Concept,
   ingredient: Type.Optional(Type.Array(Type.Object({
+    isActive: Type.Optional(Type.Boolean()),
     strength: Type.Optional(Type.Object({ numerator: Type.Optional(QuantitySchema), denominator: Type.Optional(QuantitySchema) })),
   }))),
 });
