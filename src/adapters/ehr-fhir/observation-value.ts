@@ -62,9 +62,12 @@ function componentValue(c: ObservationParts): ObservationValue {
   return value;
 }
 
-/** The value, then each component's (a blood pressure's two), in order. */
+/** Each component's value (a blood pressure's two), in order. */
+export const componentValues = (o: ObservationParts): ObservationValue[] => (o.component ?? []).map(componentValue);
+
+/** The value, then each component's, in order. */
 export function valuesWithComponents(o: ObservationParts): ObservationValue[] {
-  return [ownValue(o), ...(o.component ?? []).map(componentValue)].filter((v) => v.text !== undefined || v.unit !== undefined);
+  return [ownValue(o), ...componentValues(o)].filter((v) => v.text !== undefined || v.unit !== undefined);
 }
 
 /** A concept's words (its text, else a coding's display; a bare code is no words), which a range's qualifier must have to be shown. */

@@ -13,7 +13,7 @@ import { asFhirContext, readBack, recordsOverFhir, structureProblems } from '../
 import { CONFIDENTIALITY } from '../as-fhir-common.js';
 import type { FhirResource } from '../as-fhir.js';
 import { journalNotesAsFhir } from './as-fhir.js';
-import { readsBackAsNarrative, xhtml } from './as-fhir-sections.js';
+import { readsBackAsNarrative, xhtml } from './narrative-form.js';
 import { narrativeText } from '../../adapters/ehr-fhir/narrative.js';
 import fc from 'fast-check';
 import { assertProperty } from '../../../test/support/seeds.js';
@@ -98,6 +98,23 @@ describe('getJournalNotes as FHIR, beyond the demo', () => {
       { _value: { extension: [{ url: 'http://hl7.org/fhir/StructureDefinition/rendered-value', valueString: text }] }, unit: 'mmol/mol' },
     ]);
     expect(back(resources).Note?.Records).toEqual(note(extract).Records);
+  });
+
+  // The pairing rule (value-pairing.ts) writes some units and ranges beside no value; whatever a Record holds,
+  // its lists come back exactly, in order, and its FHIR is valid R4.
+  it('reads back any mix of values, units and ranges exactly', async () => {
+    const value = fc.oneof(
+      fc.constantFrom('Text', 'Numeric').chain((type) => fc.constantFrom('neg', '12,5', '<5', 'Mätt två gånger', '  indraget').map(($self) => ({ JournalValueType: type, $self }))),
+    );
+    const lists = fc.record({
+      Value: fc.array(value, { maxLength: 4 }),
+      Unit: fc.array(fc.constantFrom('mg', 'kPa', '°C'), { maxLength: 3 }),
+      Range: fc.array(fc.constantFrom('1–2', 'neg', '3–6 (Kvinnor)'), { maxLength: 3 }),
+    });
+    await assertProperty(fc.property(lists, (more) => {
+      const { extract, resources } = written((e) => { note(e).Records.Record = [keywordRecord('Prov', more)]; });
+      expect(back(resources).Note?.Records).toEqual(note(extract).Records);
+    }), { seeds: [7311, 7312], numRuns: 150 });
   });
 
   it('writes a legacy secret note as FHIR writes one, R twice; a normal one N without labels', () => {

@@ -1,14 +1,15 @@
 /**
  * A Composition's sections as a journal note's Records (docs/upstream-fhir.md#310-journal-notes-operation-10):
  * the title is the Keyword, the narrative's text the first value, and each Observation entry (one
- * contained in the note, or the server's own) a further value (a number as written, or a string), its unit and reference range beside it. The
- * layout nests one Record in a Record, so a section's first subsection is nested and the others
- * follow it as siblings.
+ * contained in the note, or the server's own) further values (a number as written, or a string), its
+ * units and reference ranges in the Record's lists. The layout nests one Record in a Record, so a
+ * section's first subsection is nested and the others follow it as siblings.
  */
 import type { JournalRecord } from '../../domain/records/index.js';
 import { definedOnly } from '../../domain/records/defined.js';
 import { fhirFault } from '../../adapters/ehr-fhir/fault.js';
-import { rangeLines, valuesWithComponents, type ObservationValue } from '../../adapters/ehr-fhir/observation-value.js';
+import { componentValues, ownValue, rangeLines } from '../../adapters/ehr-fhir/observation-value.js';
+import { pairing } from './value-pairing.js';
 import { narrativeText } from '../../adapters/ehr-fhir/narrative.js';
 import type { ResourceOf } from '../../adapters/ehr-fhir/schemas/index.js';
 import type { Reference } from '../../domain/fhir/resources/datatypes.js';
@@ -22,65 +23,98 @@ const MAX_DEPTH = 64;
 
 type Value = JournalRecord['Value'][number];
 
-function valuesOf(section: Section, observationOf: EntryLookup): { values: Value[]; units: string[]; ranges: string[] } {
-  const values: Value[] = [];
-  const units: string[] = [];
-  const ranges: string[] = [];
-  const text = section.text === undefined ? '' : narrativeText(section.text.div);
-  if (text !== '') values.push({ JournalValueType: 'Text', $self: text });
-  const entries = (section.entry ?? []).flatMap((entry) => {
-    const observation = observationOf(entry);
-    if (observation === undefined) return [];
-    // Each value as written, a comparator with its number, a score or a coded answer too, and a blood pressure's
-    // components; every range: any of them dropped lost what the EHR wrote (hostile review helper-216, F1, F2).
-    const own = valuesWithComponents(observation);
-    return [{ own, ranges: rangeLines(observation, own[0]?.unit) }];
-  });
-  if (entries.length > 1 && !pairsInOrder(entries)) throw fhirFault('a Composition section whose entries\' units or ranges would pair with other values');
-  for (const { own, ranges: lines } of entries) {
-    for (const v of own) {
-      if (v.text !== undefined) values.push({ JournalValueType: v.numeric ? 'Numeric' : 'Text', $self: v.text });
-      if (v.unit !== undefined) units.push(v.unit);
-    }
-    ranges.push(...lines);
+/** What a Record holds of a section, and what the EHR paired: each unit's and range's value (its index), none for a unit or range of no value. */
+interface Lists {
+  values: Value[];
+  units: string[];
+  ranges: string[];
+  unitOwners: (number | undefined)[];
+  rangeOwners: (number | undefined)[];
+}
+
+/** One value of an entry (its own value, or a component's), with its unit; the entry's ranges go with its own value. */
+interface Piece {
+  value?: { text: string; numeric: boolean };
+  unit?: string;
+  ranges: readonly string[];
+}
+
+const NO_LISTS = (): Lists => ({ values: [], units: [], ranges: [], unitOwners: [], rangeOwners: [] });
+
+function add(lists: Lists, piece: Piece): Lists {
+  const owner = piece.value === undefined ? undefined : lists.values.length;
+  if (piece.value !== undefined) lists.values.push({ JournalValueType: piece.value.numeric ? 'Numeric' : 'Text', $self: piece.value.text });
+  if (piece.unit !== undefined) {
+    lists.units.push(piece.unit);
+    lists.unitOwners.push(owner);
   }
-  return { values, units, ranges };
+  lists.ranges.push(...piece.ranges);
+  lists.rangeOwners.push(...piece.ranges.map(() => owner));
+  return lists;
 }
 
 /**
- * Whether a section's entries read back to the same pairs: a Record holds its values, units and ranges
- * as three lists, which the FHIR door pairs in order (each unit with the next number, range i with
- * value i, as-fhir-sections.ts). With several entries that holds only when each has one value, every
- * number a unit or none, and every entry one range or none; else a score took the next value's unit
- * (hostile review helper-217, F1), and such a section is refused rather than paired wrongly.
+ * Each value of an Observation entry as written, a comparator with its number, a score or a coded
+ * answer too, and a blood pressure's components; every range, with the Observation's own value (any of
+ * them dropped lost what the EHR wrote: hostile review helper-216, F1, F2). A unit or ranges of no value
+ * stay too, as a piece of no value.
  */
-function pairsInOrder(entries: readonly { own: readonly ObservationValue[]; ranges: readonly string[] }[]): boolean {
-  if (entries.some((e) => e.own.length > 1 || e.ranges.length > 1)) return false;
-  // A unit or range beyond the values is an entry of its own, without a value, after them (as the door writes one).
-  const valued = entries.filter((e) => e.own[0]?.text !== undefined);
-  if (entries.slice(0, valued.length).some((e) => e.own[0]?.text === undefined)) return false;
-  const own = valued.map((e) => e.own[0] as ObservationValue);
-  const numbers = own.filter((v) => v.numeric);
-  const unitsAll = numbers.every((v) => v.unit !== undefined) || numbers.every((v) => v.unit === undefined);
-  const textUnits = own.some((v) => !v.numeric && v.unit !== undefined);
-  const rangesAll = valued.every((e) => e.ranges.length === 1) || entries.every((e) => e.ranges.length === 0);
-  return unitsAll && !textUnits && rangesAll;
+function piecesOf(observation: ResourceOf<'Observation'>): Piece[] {
+  const own = ownValue(observation);
+  const components = componentValues(observation);
+  const ranges = rangeLines(observation, own.unit ?? components[0]?.unit);
+  const value = own.text === undefined ? undefined : { text: own.text, numeric: own.numeric };
+  const first: Piece[] = value === undefined && own.unit === undefined && ranges.length === 0 ? [] : [{ value, unit: own.unit, ranges }];
+  return [...first, ...components.map((c) => ({ value: { text: c.text as string, numeric: c.numeric }, unit: c.unit, ranges: [] }))];
+}
+
+/**
+ * Whether the service's FHIR door (value-pairing.ts) would show every unit and range beside no value
+ * or the one the EHR gave it to. It may show one beside no value where the lists do not say whose it
+ * is (a unitless pH beside a value in kPa), as the layout holds them: that loses a pair, makes none up.
+ */
+function pairsTruly(lists: Lists): boolean {
+  const { entries } = pairing(lists.values, lists.units.length, lists.ranges.length);
+  return entries.every((e) => e.value === undefined
+    || ((e.unit === undefined || lists.unitOwners[e.unit] === e.value) && e.ranges.every((r) => lists.rangeOwners[r] === e.value)));
+}
+
+/**
+ * A section's values, units and ranges as the lists of one Record, in the order of its narrative and
+ * entries; or, where the service's FHIR door would pair them otherwise than the EHR did (a unit or a
+ * range beside another value: helper-217 F1, helper-218), as one Record per value, in the same order,
+ * under the same title: nothing is dropped, and no pair is made up.
+ */
+function listsOf(section: Section, observationOf: EntryLookup): Lists[] {
+  const text = section.text === undefined ? '' : narrativeText(section.text.div);
+  const narrative: Piece[] = text === '' ? [] : [{ value: { text, numeric: false }, ranges: [] }];
+  const pieces = [...narrative, ...(section.entry ?? []).flatMap((entry) => {
+    const observation = observationOf(entry);
+    return observation === undefined ? [] : piecesOf(observation);
+  })];
+  const whole = pieces.reduce(add, NO_LISTS());
+  if (pairsTruly(whole)) return [whole];
+  const apart = pieces.map((p) => add(NO_LISTS(), p));
+  // A value alone pairs truly by the door's rule; should one not, the section is refused rather than shown wrongly.
+  if (!apart.every(pairsTruly)) throw fhirFault('a Composition section entry whose units or ranges would pair with another value');
+  return apart;
 }
 
 /** The Records of one section: its own first (with its first subsection nested), then the rest in order. */
 export function recordsOf(section: Section, observationOf: EntryLookup, depth = 0): JournalRecord[] {
   if (depth > MAX_DEPTH) throw fhirFault('Composition sections nested too deeply');
-  const { values, units, ranges } = valuesOf(section, observationOf);
+  const lists = listsOf(section, observationOf);
   const children = section.section ?? [];
   const [nested, ...after] = children.length === 0 ? [] : recordsOf(children[0] as Section, observationOf, depth + 1);
-  const own: JournalRecord = definedOnly({
+  // A section read as several Records nests its first subsection in the last, so the Records keep the section's order.
+  const own = lists.map(({ values, units, ranges }, i): JournalRecord => definedOnly({
     Keyword: section.title,
     Value: values,
     Unit: units,
     Range: ranges,
     KeywordSecrecyLevels: { SecrecyLevel: [] },
     OtherValue: { ArchetypeRecords: { ArchetypeRecord: [] } },
-    Record: nested,
-  });
-  return [own, ...after, ...children.slice(1).flatMap((c) => recordsOf(c, observationOf, depth + 1))];
+    Record: i === lists.length - 1 ? nested : undefined,
+  }));
+  return [...own, ...after, ...children.slice(1).flatMap((c) => recordsOf(c, observationOf, depth + 1))];
 }
