@@ -3,7 +3,11 @@ export interface Coding { system?: string; code?: string; display?: string }
 export interface CodeableConcept { coding?: Coding[]; text?: string }
 export interface Reference { reference?: string; display?: string }
 /** `valueText`: the decimal's digits as the API wrote them (`4.0`, `5.10`), kept by the parse (decimals.ts). */
-export interface Quantity { value?: number; valueText?: string; unit?: string; comparator?: string }
+export interface Quantity {
+  value?: number; valueText?: string; unit?: string; comparator?: string;
+  /** FHIR's extensions on the value: a value that is no decimal (`<5`) comes as its `rendered-value` alone. */
+  _value?: { extension?: { url?: string; valueString?: string }[] };
+}
 export interface HumanName { text?: string; family?: string; given?: string[]; use?: string }
 export interface Narrative { status?: string; div?: string }
 export interface Annotation { text?: string; time?: string }

@@ -10,7 +10,8 @@ import { ById } from './fhir-types.js';
 import { nameOf, textOf, when } from './format.js';
 import { LABELS, type Lang } from './i18n.js';
 import { narrativeText } from './narrative.js';
-import { rangeElement, valueElement } from './value-view.js';
+import { rangesElement, valueElement } from './value-view.js';
+import { hasValue } from './values.js';
 
 function authorOf(byId: ById, ref: Reference): string | undefined {
   const role = byId.get<PractitionerRole>(ref);
@@ -29,14 +30,14 @@ function authorOf(byId: ById, ref: Reference): string | undefined {
 function entryOf(o: Observation | undefined, title: string | undefined, lang: Lang): Child {
   if (o === undefined) return null;
   const name = textOf(o.code);
-  const range = o.referenceRange?.[0]?.text;
-  const hasValue = o.valueQuantity?.value !== undefined || o.valueString !== undefined || o.valueCodeableConcept !== undefined;
-  const unitAlone = hasValue ? undefined : o.valueQuantity?.unit;
-  if (!hasValue && unitAlone === undefined && range === undefined) return null;
+  const ranges = rangesElement(o, lang);
+  const valued = hasValue(o);
+  const unitAlone = valued ? undefined : o.valueQuantity?.unit;
+  if (!valued && unitAlone === undefined && ranges.length === 0) return null;
   return h('p', { class: 'entry' },
     name === undefined || name === title ? null : h('span', { class: 'entry-name' }, `${name}: `),
-    hasValue ? valueElement(o, lang) : unitAlone === undefined ? null : h('span', { class: 'quantity' }, unitAlone),
-    ...(range === undefined ? [] : [` (${LABELS.range[lang].toLowerCase()} `, rangeElement(range, lang), ')']));
+    valued ? valueElement(o, lang) : unitAlone === undefined ? null : h('span', { class: 'quantity' }, unitAlone),
+    ...(ranges.length === 0 ? [] : [` (${LABELS.range[lang].toLowerCase()} `, ...ranges, ')']));
 }
 
 function sectionOf(s: CompositionSection, note: Composition, byId: ById, depth: number, lang: Lang): HTMLElement {

@@ -15,7 +15,7 @@ import { textOf, when } from './format.js';
 import { LABELS, type Lang } from './i18n.js';
 import { bandOf } from './reference-range.js';
 import { valueText } from './values.js';
-import { rangeElement, valueElement } from './value-view.js';
+import { rangesElement, valueElement } from './value-view.js';
 
 export interface LabTest { key: string; name: string; unit?: string; results: Observation[] }
 
@@ -58,9 +58,8 @@ export function labTest(t: LabTest, lang: Lang, charts: (() => Chart)[]): HTMLEl
     charts.push(() => plot(canvas, t.unit, points, band, lang));
   }
   const rows = t.results.map((o) => {
-    const range = o.referenceRange?.[0]?.text;
-    return [when(timeOf(o), lang) ?? '', valueElement(o, lang),
-      range === undefined ? '' : rangeElement(range, lang)];
+    const ranges = rangesElement(o, lang);
+    return [when(timeOf(o), lang) ?? '', valueElement(o, lang), ranges.length === 0 ? '' : h('span', {}, ...ranges)];
   });
   parts.push(table(`${t.name}: ${LABELS.tableScroll[lang]}`, undefined, [LABELS.when[lang], LABELS.value[lang], LABELS.range[lang]], rows));
   return section(t.name, 3, ...parts);
