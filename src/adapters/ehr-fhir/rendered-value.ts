@@ -5,6 +5,7 @@
  * is answered, where it is the same number as the value; else the value as the JSON wrote it.
  */
 import type { Quantity } from '../../domain/fhir/resources/datatypes.js';
+import { fhirFault } from './fault.js';
 import { writtenNumber } from './fhir-json.js';
 
 export const RENDERED_VALUE = 'http://hl7.org/fhir/StructureDefinition/rendered-value';
@@ -36,16 +37,24 @@ export function valueAsWritten(q: Quantity | undefined): string | undefined {
   return rendered !== undefined && writesTheNumber(rendered, written) ? rendered : written;
 }
 
+/** A comparison written before a number: its comparator, and the number's text after any spaces. */
+const WRITTEN_COMPARISON = /^(<=|>=|<|>)\s*(.*)$/s;
+
 /**
- * The comparator and value as the EHR wrote them: a rendered-value that writes the comparator too
- * (`<0,50` beside `<` and `0.5`) is answered whole, as it writes the same comparison; else the
- * comparator before valueAsWritten (hostile review helper-216, F9: `<0,50` read `<0.5`).
+ * The comparator and value as the EHR wrote them: a rendered-value that writes the same comparison
+ * (`<0,50` or `< 0,50` beside `<` and `0.5`) is answered whole; one that writes another comparator
+ * gives way to the data (`<` and `0.5` read `<0.5`), and with no number beside it, nothing says which
+ * comparison is meant, so it is refused (hostile reviews helper-216 F9, helper-217 F11, helper-218).
+ * Else the comparator before valueAsWritten.
  */
 export function comparedAsWritten(q: Quantity | undefined): string | undefined {
   const value = valueAsWritten(q);
   if (q === undefined || value === undefined || q.comparator === undefined) return value;
   const rendered = renderedOf(q);
   const written = writtenNumber(q, 'value');
-  if (rendered?.startsWith(q.comparator) === true && (written === undefined || writesTheNumber(rendered.slice(q.comparator.length), written))) return rendered;
-  return `${q.comparator}${value}`;
+  const [, comparator, number] = WRITTEN_COMPARISON.exec(rendered ?? '') ?? [];
+  if (rendered === undefined || comparator === undefined) return `${q.comparator}${value}`;
+  if (comparator === q.comparator && (written === undefined || writesTheNumber(number ?? '', written))) return rendered;
+  if (written === undefined) throw fhirFault('an Observation value whose written text compares otherwise than its comparator');
+  return `${q.comparator}${written}`;
 }

@@ -54,6 +54,21 @@ describe('FHIR lab results', () => {
     expect(results(withGlucose(glucose(`"valueQuantity":{"comparator":"<","value":0.5,${rendered('>0,50')}}`)))[1]).toMatchObject({ result: '<0.5' });
   });
 
+  // helper-218 (MEDIUM) and helper-217 F11: a rendered-value writing another comparison than the comparator was
+  // shown as the comparator's (`<` beside `<=0,50`) or doubled (`<=<0,50`); `< 0,50` with a space lost its text.
+  // Failed before.
+  it('answers a rendered comparison only where it is the comparator\'s, a space after it as written, and refuses one that contradicts it alone', () => {
+    const rendered = (text: string) => `"_value":{"extension":[{"url":"http://hl7.org/fhir/StructureDefinition/rendered-value","valueString":"${text}"}]}`;
+    const result = (quantity: string) => results(withGlucose(glucose(`"valueQuantity":{${quantity}}`)))[1];
+    expect(result(`"comparator":"<","value":0.5,${rendered('< 0,50')}`)).toMatchObject({ result: '< 0,50' });
+    expect(result(`"comparator":">","value":0.5,${rendered('>0,50')}`)).toMatchObject({ result: '>0,50' });
+    expect(result(`"comparator":"<=","value":0.5,${rendered('<0,50')}`)).toMatchObject({ result: '<=0.5' });
+    expect(result(`"comparator":"<","value":0.5,${rendered('<=0,50')}`)).toMatchObject({ result: '<0.5' });
+    for (const [comparator, text] of [['<', '<=0,50'], ['<=', '<0,50'], ['>', '<0,50']]) {
+      expect(() => result(`"comparator":"${comparator}",${rendered(text as string)}`)).toThrow(/FHIR answer refused: an Observation value whose written text compares otherwise/);
+    }
+  });
+
   // helper-217, F4, F7, F8: a normal range's own words were dropped, a comparator doubled, a low bound's unit lost. Failed before.
   it('shows a normal range\'s own words, a comparator once, and refuses bounds in two units', () => {
     const meaning = '{"coding":[{"system":"http://terminology.hl7.org/CodeSystem/referencerange-meaning","code":"normal"}],"text":"Normalt för gravida"}';
