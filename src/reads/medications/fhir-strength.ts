@@ -47,8 +47,9 @@ type Ratio = NonNullable<NonNullable<Medication['ingredient']>[number]['strength
 function ofIngredient({ numerator, denominator }: Ratio): Strength {
   if (numerator === undefined) throw refused();
   // A legacy strength's unit with no number, as this service's FHIR door writes it (helper-217, F10).
-  if (valueAsWritten(numerator) === undefined && numerator.comparator === undefined && denominator?.value === 1 && unitOf(denominator) === undefined) {
-    return { unit: unitOf(numerator) };
+  const unit = unitOf(numerator);
+  if (valueAsWritten(numerator) === undefined && unit !== undefined && numerator.comparator === undefined && denominator?.value === 1 && unitOf(denominator) === undefined) {
+    return { unit };
   }
   return { numeric: written(numerator), unit: denominator === undefined ? unitOf(numerator) : perUnit(numerator, denominator) };
 }
@@ -56,7 +57,8 @@ function ofIngredient({ numerator, denominator }: Ratio): Strength {
 /**
  * The product's strength: its one ingredient's, or, for a combination product, every ingredient's number
  * in order over their one unit, as its label writes it (`160/4,5` `mikrog/dos`); ingredients in
- * different units (or of none) are refused, since the one unit would pass for each. An ingredient that
+ * different units (or of none), or one of a unit and no number, are refused, since the one unit would
+ * pass for each and a number would be missing from the joined ones. An ingredient that
  * states no strength, or is not active (an excipient), adds none.
  */
 export function strengthOf(medication: Medication | undefined): Strength {
@@ -72,6 +74,7 @@ export function strengthOf(medication: Medication | undefined): Strength {
   const each = stated.map(ofIngredient);
   const [first] = each;
   if (first === undefined || each.length === 1) return first ?? {};
-  if (first.unit === undefined || each.some((s) => s.unit !== first.unit)) throw refused();
+  // A unit alone beside a number has no place in the label's joined numbers (`160/`: helper-218).
+  if (first.unit === undefined || each.some((s) => s.unit !== first.unit || s.numeric === undefined)) throw refused();
   return { numeric: each.map((s) => s.numeric).join('/'), unit: first.unit };
 }

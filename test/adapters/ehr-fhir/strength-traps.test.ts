@@ -63,6 +63,11 @@ describe('a medication strength, a Ratio', () => {
     ['a denominator of no value', strength('{"value": 2.5, "unit": "mg"}', '{"unit": "ml"}')],
     ['a denominator of a unit under a numerator of none', strength('{"value": 2.5}', '{"value": 1, "unit": "ml"}')],
     ['a numerator of a unit and no value', strength('{"unit": "mg"}', '{"value": 1, "unit": "ml"}')],
+    // helper-218: a combination of a number and a unit alone read `160/`; a strength of nothing over 1 read as none. Failed before.
+    ['a combination of a number and a unit with none', `[
+      {"strength": {"numerator": {"value": 160, "unit": "mikrog/dos"}, "denominator": {"value": 1}}},
+      {"strength": {"numerator": {"unit": "mikrog/dos"}, "denominator": {"value": 1}}}]`],
+    ['an empty numerator over 1', strength('{}', '{"value": 1}')],
     ['a strength of a comparator', strength('{"value": 5, "comparator": "<", "unit": "mg"}', '{"value": 1, "unit": "ml"}')],
   ])('refuses %s', (_, ingredient) => {
     expect(() => productOf(ingredient)).toThrow(/FHIR answer refused: a Medication strength the prescription layout cannot hold/);
