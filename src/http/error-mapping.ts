@@ -61,6 +61,19 @@ export const MEDIA_TYPE_MESSAGES: Readonly<Record<Door, string>> = {
 };
 
 /**
+ * What a person is told when the EHR did not answer usefully: what happened, and what to do. None
+ * retries by itself; each says when trying again can help, and where the fault is the EHR's data,
+ * whom to tell and how they will find the answer (its X-Request-Id, hostile review helper-216, F11).
+ */
+export const EHR_MESSAGES = {
+  unreachable: 'The EHR could not be reached. Try again in a few minutes.',
+  badResponse: 'The EHR answered with an error, or with data this service cannot show exactly as written, so nothing is shown. '
+    + 'Try again later; if it keeps happening, tell the region\'s support and give them the X-Request-Id of this answer.',
+  timeout: 'The EHR did not answer in time. Try again in a few minutes.',
+  unavailable: 'The EHR is unavailable. Try again later.',
+} as const;
+
+/**
  * A body that is no JSON, said per door: the COS API's are documented in /openapi.json, the FHIR API's are
  * FHIR resources, which only its creates take (hostile review helper-141, F3: a DELETE on /fhir named /openapi.json).
  */
@@ -167,16 +180,16 @@ function fromEhr(err: EhrError): HttpFailure {
     case 'patient-not-found':
       return { status: 403, message: 'Access to the requested patient is not allowed.', headers: {}, fault: false };
     case 'timeout':
-      return { status: 504, message: 'The EHR did not answer in time.', headers: {}, fault: true };
+      return { status: 504, message: EHR_MESSAGES.timeout, headers: {}, fault: true };
     case 'unavailable':
       return {
-        status: 503, message: 'The EHR is unavailable. Try again later.',
+        status: 503, message: EHR_MESSAGES.unavailable,
         headers: { 'retry-after': String(err.retryAfterSeconds ?? 5) }, fault: true,
       };
     case 'unreachable':
-      return { status: 502, message: 'The EHR could not be reached.', headers: {}, fault: true };
+      return { status: 502, message: EHR_MESSAGES.unreachable, headers: {}, fault: true };
     case 'bad-response':
-      return { status: 502, message: 'The EHR answered with an error or malformed data.', headers: {}, fault: true };
+      return { status: 502, message: EHR_MESSAGES.badResponse, headers: {}, fault: true };
   }
 }
 

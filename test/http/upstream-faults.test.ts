@@ -24,9 +24,9 @@ const ROUTES = [
 type Route = (typeof ROUTES)[number];
 
 const MESSAGES: Record<number, string> = {
-  502: 'The EHR answered with an error or malformed data.',
+  502: "The EHR answered with an error, or with data this service cannot show exactly as written, so nothing is shown. Try again later; if it keeps happening, tell the region's support and give them the X-Request-Id of this answer.",
   503: 'The EHR is unavailable. Try again later.',
-  504: 'The EHR did not answer in time.',
+  504: 'The EHR did not answer in time. Try again in a few minutes.',
   403: 'Access to the requested patient is not allowed.',
 };
 
@@ -153,14 +153,14 @@ describe('issue 38: an EHR that takes no connection is one that could not be rea
   });
   afterAll(() => t.close());
 
-  it('a refused connection -> 502 "The EHR could not be reached." on both error shapes', async () => {
+  it('a refused connection -> 502 "The EHR could not be reached. Try again in a few minutes." on both error shapes', async () => {
     const token = await t.personToken(ADULT);
     await t.sim.close();
     for (const route of ROUTES) {
       const res = await t.call({ method: 'GET', url: route.url, token });
       expect([route.url, res.statusCode]).toEqual([route.url, 502]);
       const json = JSON.parse(res.body) as Record<string, unknown>;
-      expect(route.shape === 1 ? json : json.error).toEqual(route.shape === 1 ? { statusCode: 502, message: 'The EHR could not be reached.' } : 'The EHR could not be reached.');
+      expect(route.shape === 1 ? json : json.error).toEqual(route.shape === 1 ? { statusCode: 502, message: 'The EHR could not be reached. Try again in a few minutes.' } : 'The EHR could not be reached. Try again in a few minutes.');
     }
   });
 });
@@ -197,7 +197,7 @@ describe('a write the EHR did not confirm', () => {
     expect([paid.statusCode, paid.json()]).toEqual([504, { statusCode: 504, message: UNCONFIRMED }]);
     // Refused before the EHR saw a write (it was unreachable): nothing was made, and the words say so.
     await t.sim.close();
-    expect((await arrive()).json()).toEqual({ statusCode: 502, message: 'The EHR could not be reached.' });
+    expect((await arrive()).json()).toEqual({ statusCode: 502, message: 'The EHR could not be reached. Try again in a few minutes.' });
     // The outcome records: the two the EHR was sent and did not confirm are UNKNOWN, the one it never saw has no answer; the
     // arrival, sent only for a booking found among the patient's, names it, the payment, sent unchecked, does not.
     const failures = t.audit.records.filter((r) => r.phase === undefined && r.status >= 500);

@@ -4,7 +4,7 @@
  * `{error, path, status, timestamp}` (the operations whose entry says `errorShape: 'error'`).
  */
 import { MESSAGES } from '../api-error.js';
-import { MEDIA_TYPE_MESSAGES } from '../error-mapping.js';
+import { EHR_MESSAGES, MEDIA_TYPE_MESSAGES } from '../error-mapping.js';
 import type { ErrorShape } from '../types.js';
 
 const integer = (description: string, maximum: number) => ({ description, schema: { type: 'integer', format: 'int32', minimum: 0, maximum } });
@@ -102,14 +102,14 @@ const ERRORS: Record<number, { name: string; description: string; message: strin
       + 'Every other read is served; retrying does not help (no Retry-After), and the service\'s /health/ready names the reads not served.',
     message: 'getDiagnoses is not available in this region: the region has turned it off (READS_OFF). Every other read is served.',
   },
-  502: { name: 'BadGateway', description: 'The EHR refused the call or sent something unreadable.', message: 'The EHR answered with an error or malformed data.' },
+  502: { name: 'BadGateway', description: 'The EHR refused the call or sent something unreadable.', message: EHR_MESSAGES.badResponse },
   503: {
     name: 'ServiceUnavailable',
     description: 'The EHR or the audit store is unavailable, or the service is overloaded; wait Retry-After seconds. No data is given '
       + 'out while an access cannot be recorded.',
-    message: 'The EHR is unavailable. Try again later.',
+    message: EHR_MESSAGES.unavailable,
   },
-  504: { name: 'GatewayTimeout', description: 'The EHR did not answer in time.', message: 'The EHR did not answer in time.' },
+  504: { name: 'GatewayTimeout', description: 'The EHR did not answer in time.', message: EHR_MESSAGES.timeout },
 };
 
 const EXAMPLE_PATH = '/patients/contacts/';

@@ -92,6 +92,6 @@ describe('faults of the FHIR server through the HTTP API', () => {
     await (t.proxy as FhirProxy).close();
     const res = await t.call({ method: 'GET', url: NOTES, token });
     expect(res.statusCode).toBe(502);
-    expect(JSON.parse(res.body)).toEqual({ statusCode: 502, message: 'The EHR could not be reached.' });
+    expect(JSON.parse(res.body)).toEqual({ statusCode: 502, message: 'The EHR could not be reached. Try again in a few minutes.' });
   });
 });

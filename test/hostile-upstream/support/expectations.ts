@@ -22,8 +22,8 @@ export const ROUTES: readonly Route[] = [
 ];
 
 const MESSAGES: Record<number, string> = {
-  502: 'The EHR answered with an error or malformed data.',
-  504: 'The EHR did not answer in time.',
+  502: "The EHR answered with an error, or with data this service cannot show exactly as written, so nothing is shown. Try again later; if it keeps happening, tell the region's support and give them the X-Request-Id of this answer.",
+  504: 'The EHR did not answer in time. Try again in a few minutes.',
 };
 
 /** Upstream words that must never reach a caller: file contents, operator text, HTML, entity text, identity numbers. */
