@@ -43,22 +43,21 @@ function valueOf(v: Value | undefined): Entry {
 }
 
 /** One Observation's members: its value, with the unit and ranges paired with it (value-pairing.ts). */
-function entryOf(e: PairedEntry, values: readonly Value[], r: JournalRecord): Entry {
-  const out = valueOf(e.value === undefined ? undefined : values[e.value]);
+function entryOf(e: PairedEntry, r: JournalRecord): Entry {
+  const out = valueOf(e.value === undefined ? undefined : r.Value[e.value]);
   if (e.unit !== undefined) out.valueQuantity = { ...out.valueQuantity, unit: r.Unit[e.unit] as string };
   if (e.ranges.length > 0) out.referenceRange = e.ranges.map((i) => ({ text: r.Range[i] as string }));
   return out;
 }
 
 function section(r: JournalRecord, w: Writing): Record<string, unknown> {
-  const values = r.Value.filter((v) => v.$self !== undefined && v.$self !== '');
-  const paired = pairing(values, r.Unit.length, r.Range.length);
-  const narrative = paired.narrative ? narrativeOf(values[0]?.$self as string) : undefined;
+  const paired = pairing(r.Value, r.Unit.length, r.Range.length);
+  const narrative = paired.narrative === undefined ? undefined : narrativeOf(r.Value[paired.narrative]?.$self as string);
   const entry = paired.entries.map((p) => {
     // A value is part of its note, held in it: `#v<n>`, numbered in the note's order.
     const id = `v${w.observations.length + 1}`;
     // R4 requires an Observation's status and code: the record has no status of a value, and its Keyword names it.
-    w.observations.push({ resourceType: 'Observation', id, status: 'unknown', code: textConcept(r.Keyword) ?? UNKNOWN, ...entryOf(p, values, r) });
+    w.observations.push({ resourceType: 'Observation', id, status: 'unknown', code: textConcept(r.Keyword) ?? UNKNOWN, ...entryOf(p, r) });
     return { reference: `#${id}` };
   });
   const nested = r.Record === undefined ? undefined : [section(r.Record, w)];

@@ -23,8 +23,8 @@ export interface PairedEntry {
 }
 
 export interface Pairing {
-  /** Whether the first value is the section's narrative rather than an entry. */
-  readonly narrative: boolean;
+  /** The value (its index) that is the section's narrative rather than an entry, if one is. */
+  readonly narrative?: number;
   readonly entries: readonly PairedEntry[];
 }
 
@@ -33,14 +33,14 @@ function rangeOwners(count: number, ranges: number): (number | undefined)[] {
   return Array.from({ length: ranges }, (_r, i) => (count === 1 ? 0 : ranges === count ? i : undefined));
 }
 
-/** How the values of a Record (those with text), its `units` units and `ranges` ranges pair. */
+/** How a Record's values, its `units` units and `ranges` ranges pair; a value with no text is none (it has nothing to show). */
 export function pairing(values: readonly Value[], units: number, ranges: number): Pairing {
-  const first = values[0];
+  const shown = values.flatMap((v, i) => (v.$self === undefined || v.$self === '' ? [] : [i]));
+  const first = shown[0] === undefined ? undefined : values[shown[0]];
   // The first text is the narrative unless a range is its own: a narrative holds no range.
-  const narrative = first?.JournalValueType === 'Text' && readsBackAsNarrative(first.$self ?? '')
-    && !rangeOwners(values.length, ranges).includes(0);
-  const from = narrative ? 1 : 0;
-  const entries = values.slice(from).map((_v, i) => ({ value: from + i, unit: undefined as number | undefined, ranges: [] as number[] }));
+  const narrative = first?.JournalValueType === 'Text' && readsBackAsNarrative(first.$self as string)
+    && !rangeOwners(shown.length, ranges).includes(0);
+  const entries = shown.slice(narrative ? 1 : 0).map((value) => ({ value, unit: undefined as number | undefined, ranges: [] as number[] }));
   const numbers = entries.filter((e) => values[e.value]?.JournalValueType === 'Numeric');
   const unitsPaired = units === numbers.length;
   numbers.forEach((e, i) => { if (unitsPaired) e.unit = i; });
@@ -48,5 +48,5 @@ export function pairing(values: readonly Value[], units: number, ranges: number)
   owners.forEach((owner, i) => { if (owner !== undefined) entries[owner]?.ranges.push(i); });
   const looseUnits = unitsPaired ? [] : Array.from({ length: units }, (_u, i): PairedEntry => ({ unit: i, ranges: [] }));
   const looseRanges = owners.flatMap((owner, i): PairedEntry[] => (owner === undefined ? [{ ranges: [i] }] : []));
-  return { narrative, entries: [...entries, ...looseUnits, ...looseRanges] };
+  return { narrative: narrative ? shown[0] : undefined, entries: [...entries, ...looseUnits, ...looseRanges] };
 }
