@@ -20,15 +20,18 @@ const DECIMAL_TEXT = /^-?\d+([.,]\d+)?$/;
 export const writesTheNumber = (text: string, written: string): boolean =>
   DECIMAL_TEXT.test(text) && Number(text.replace(',', '.')) === Number(written);
 
+/** The value's text in its `rendered-value` extension, if any; a blank one says nothing (`160/ ` was shown: helper-219, F5). */
+const renderedOf = (q: Quantity): string | undefined => {
+  const text = q._value?.extension?.find((e) => e.url === RENDERED_VALUE)?.valueString;
+  return text === undefined || text.trim() === '' ? undefined : text;
+};
+
 /**
  * The value of a Quantity as the EHR wrote it: its `rendered-value` when that writes the same number,
  * else the value as the JSON wrote it (`4.0` stays `4.0`); a rendered text of another number is not
  * answered for it (the value is the datum; a text that contradicts it is not shown as it). Without a
  * value, the rendered text is all the EHR wrote (a lab's `6,1`), so it is answered, not lost.
  */
-/** The value's text in its `rendered-value` extension, if any. */
-const renderedOf = (q: Quantity): string | undefined => q._value?.extension?.find((e) => e.url === RENDERED_VALUE)?.valueString;
-
 export function valueAsWritten(q: Quantity | undefined): string | undefined {
   if (q === undefined) return undefined;
   const written = writtenNumber(q, 'value');
@@ -42,19 +45,22 @@ const WRITTEN_COMPARISON = /^(<=|>=|<|>)\s*(.*)$/s;
 
 /**
  * The comparator and value as the EHR wrote them: a rendered-value that writes the same comparison
- * (`<0,50` or `< 0,50` beside `<` and `0.5`) is answered whole; one that writes another comparator
- * gives way to the data (`<` and `0.5` read `<0.5`), and with no number beside it, nothing says which
- * comparison is meant, so it is refused (hostile reviews helper-216 F9, helper-217 F11, helper-218).
- * Else the comparator before valueAsWritten.
+ * (`<0,50` or `< 0,50` beside `<` and `0.5`) is answered whole, and one of the number alone (`0,50`)
+ * after the comparator. Any other text gives way to the data where there is a number (`<` and `0.5`
+ * with `<=0,50` read `<0.5`); with none, nothing says what the text and the comparator together
+ * mean (`<` beside `<=0,50`, `≤0,50` or `mindre än 0,5`), so it is refused rather than shown as a
+ * comparison the EHR did not write (hostile reviews helper-216 F9, helper-217 F11, helper-218, helper-219 F4).
  */
 export function comparedAsWritten(q: Quantity | undefined): string | undefined {
   const value = valueAsWritten(q);
   if (q === undefined || value === undefined || q.comparator === undefined) return value;
   const rendered = renderedOf(q);
   const written = writtenNumber(q, 'value');
-  const [, comparator, number] = WRITTEN_COMPARISON.exec(rendered ?? '') ?? [];
-  if (rendered === undefined || comparator === undefined) return `${q.comparator}${value}`;
-  if (comparator === q.comparator && (written === undefined || writesTheNumber(number ?? '', written))) return rendered;
+  if (rendered === undefined) return `${q.comparator}${value}`;
+  const [, comparator, number = ''] = WRITTEN_COMPARISON.exec(rendered) ?? [];
+  const writes = (text: string) => (written === undefined ? DECIMAL_TEXT.test(text) : writesTheNumber(text, written));
+  if (comparator === q.comparator && writes(number)) return rendered;
+  if (comparator === undefined && writes(rendered)) return `${q.comparator}${rendered}`;
   if (written === undefined) throw fhirFault('an Observation value whose written text compares otherwise than its comparator');
   return `${q.comparator}${written}`;
 }

@@ -100,6 +100,37 @@ describe('getJournalNotes as FHIR, beyond the demo', () => {
     expect(back(resources).Note?.Records).toEqual(note(extract).Records);
   });
 
+  // Hostile review helper-219, F1: the door paired a Record's ranges with its values by position, though a value may
+  // have several (the app then marked 5,2 "Low" against the second value's range). Failed before.
+  it('writes ranges beside a value only where it is the one value, units beside numbers only where there are as many', () => {
+    const entriesOf = (more: Partial<JournalRecord>) => {
+      const { extract, resources } = written((e) => { note(e).Records.Record = [keywordRecord('Prov', more)]; });
+      expect(back(resources).Note?.Records).toEqual(note(extract).Records);
+      const c = composition(resources) as unknown as { contained: Record<string, unknown>[]; section: { text?: unknown }[] };
+      return { narrative: c.section[0]?.text !== undefined, shown: c.contained.map((o) => [o.valueQuantity ?? o.valueString, o.referenceRange]) };
+    };
+    const numeric = ($self: string) => ({ JournalValueType: 'Numeric', $self });
+    expect(entriesOf({ Value: [numeric('140'), numeric('5,2')], Unit: ['g/L', '10*9/L'], Range: ['117–153', '134–170'] }).shown).toEqual([
+      [{ value: 140, unit: 'g/L' }, undefined],
+      [{ value: expect.anything(), _value: expect.anything(), unit: '10*9/L' }, undefined],
+      [undefined, [{ text: '117–153' }]], [undefined, [{ text: '134–170' }]],
+    ]);
+    const urine = entriesOf({ Value: [{ JournalValueType: 'Text', $self: 'neg' }, numeric('5'), numeric('7')], Range: ['neg', '3–6'] });
+    expect(urine).toEqual({ narrative: true, shown: [[{ value: 5 }, undefined], [{ value: 7 }, undefined], [undefined, [{ text: 'neg' }]], [undefined, [{ text: '3–6' }]]] });
+    expect(entriesOf({ Value: [{ JournalValueType: 'Text', $self: 'Kontroll' }, numeric('128')], Unit: ['g/L'], Range: ['134–170'] })).toEqual({
+      narrative: true, shown: [[{ value: 128, unit: 'g/L' }, [{ text: '134–170' }]]],
+    });
+  });
+
+  // helper-219, F7: a first value of another type than Text (a Diagnosis) was an entry, read back as Text and then
+  // paired otherwise, so a second instance reading this door answered three Records for one. Failed before.
+  it('writes a first value in words of any type as the narrative, so it reads back to the same pairs', () => {
+    const { resources } = written((e) => {
+      note(e).Records.Record = [keywordRecord('Diagnos', { Value: [{ JournalValueType: 'Diagnosis', $self: 'J45 Astma' }, { JournalValueType: 'Numeric', $self: '5' }], Range: ['3–6'] })];
+    });
+    expect(back(resources).Note?.Records.Record.map((r) => [r.Value.map((v) => v.$self), r.Range])).toEqual([[['J45 Astma', '5'], ['3–6']]]);
+  });
+
   // The pairing rule (value-pairing.ts) writes some units and ranges beside no value; whatever a Record holds,
   // its lists come back exactly, in order, and its FHIR is valid R4.
   it('reads back any mix of values, units and ranges exactly', async () => {

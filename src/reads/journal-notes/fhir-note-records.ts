@@ -62,8 +62,9 @@ function add(lists: Lists, piece: Piece): Lists {
 function piecesOf(observation: ResourceOf<'Observation'>): Piece[] {
   const own = ownValue(observation);
   const components = componentValues(observation);
-  const ranges = rangeLines(observation, own.unit ?? components[0]?.unit);
   const value = own.text === undefined ? undefined : { text: own.text, numeric: own.numeric };
+  // Bounds in the value's unit go without it; with no value of its own, or one of no unit, theirs is shown (helper-219, F3).
+  const ranges = rangeLines(observation, value === undefined ? undefined : own.unit);
   const first: Piece[] = value === undefined && own.unit === undefined && ranges.length === 0 ? [] : [{ value, unit: own.unit, ranges }];
   return [...first, ...components.map((c) => ({ value: { text: c.text as string, numeric: c.numeric }, unit: c.unit, ranges: [] }))];
 }

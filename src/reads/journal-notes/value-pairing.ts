@@ -6,9 +6,8 @@
  * The layout holds a Record's values, units and ranges as three lists that nothing pairs
  * (docs/upstream-fhir.md#310-journal-notes-operation-10). An Observation pairs them, and an app shows
  * its unit and its ranges (and a mark of high or low) beside its value. So a pair is written only where
- * the lists admit one reading: as many units as numbers, one each in order; a range for every value,
- * or ranges for a lone value. Anything else is written beside no value, in order, rather than beside
- * one it may not belong to (hostile reviews helper-217 F1, helper-218).
+ * the lists admit one reading (pairing(), below); anything else is written beside no value, in order,
+ * rather than beside one it may not belong to (hostile reviews helper-217 F1, helper-218, helper-219).
  */
 import type { JournalRecord } from '../../domain/records/index.js';
 import { readsBackAsNarrative } from './narrative-form.js';
@@ -28,25 +27,32 @@ export interface Pairing {
   readonly entries: readonly PairedEntry[];
 }
 
-/** The owner (a position among `count` values) of each of `ranges` ranges, where the lists say it. */
-function rangeOwners(count: number, ranges: number): (number | undefined)[] {
-  return Array.from({ length: ranges }, (_r, i) => (count === 1 ? 0 : ranges === count ? i : undefined));
-}
-
-/** How a Record's values, its `units` units and `ranges` ranges pair; a value with no text is none (it has nothing to show). */
+/**
+ * How a Record's values, its `units` units and `ranges` ranges pair. The values are counted whole, a
+ * value with no text too (it may own a unit or a range), but only one with text is an entry: what a
+ * value with none owns is written beside no value.
+ *
+ * - The first value, if it is no number and reads back as a narrative, is the narrative, unless it is
+ *   the Record's only value and has ranges: a narrative holds no range.
+ * - Ranges go to a value only where it is the only one besides the narrative: a value may have several
+ *   (one per population), so with two values nothing says which are whose (hostile review helper-219, F1).
+ * - Units go to the numbers, one each in order, only where there are as many: a number has one unit at most.
+ */
 export function pairing(values: readonly Value[], units: number, ranges: number): Pairing {
-  const shown = values.flatMap((v, i) => (v.$self === undefined || v.$self === '' ? [] : [i]));
-  const first = shown[0] === undefined ? undefined : values[shown[0]];
-  // The first text is the narrative unless a range is its own: a narrative holds no range.
-  const narrative = first?.JournalValueType === 'Text' && readsBackAsNarrative(first.$self as string)
-    && !rangeOwners(shown.length, ranges).includes(0);
-  const entries = shown.slice(narrative ? 1 : 0).map((value) => ({ value, unit: undefined as number | undefined, ranges: [] as number[] }));
-  const numbers = entries.filter((e) => values[e.value]?.JournalValueType === 'Numeric');
-  const unitsPaired = units === numbers.length;
-  numbers.forEach((e, i) => { if (unitsPaired) e.unit = i; });
-  const owners = rangeOwners(entries.length, ranges);
-  owners.forEach((owner, i) => { if (owner !== undefined) entries[owner]?.ranges.push(i); });
-  const looseUnits = unitsPaired ? [] : Array.from({ length: units }, (_u, i): PairedEntry => ({ unit: i, ranges: [] }));
-  const looseRanges = owners.flatMap((owner, i): PairedEntry[] => (owner === undefined ? [{ ranges: [i] }] : []));
-  return { narrative: narrative ? shown[0] : undefined, entries: [...entries, ...looseUnits, ...looseRanges] };
+  const hasText = (i: number) => values[i]?.$self !== undefined && values[i]?.$self !== '';
+  const first = values[0];
+  const narrative = first !== undefined && first.JournalValueType !== 'Numeric' && hasText(0) && readsBackAsNarrative(first.$self as string)
+    && !(values.length === 1 && ranges > 0);
+  const rest = values.map((_v, i) => i).slice(narrative ? 1 : 0);
+  const numbers = rest.filter((i) => values[i]?.JournalValueType === 'Numeric');
+  const unitOf = new Map(units === numbers.length ? numbers.map((value, unit) => [value, unit] as const) : []);
+  const owner = rest.length === 1 ? rest[0] : undefined;
+  const owned = owner !== undefined && hasText(owner);
+  const entries = rest.filter(hasText).map((value): PairedEntry => ({
+    value, unit: unitOf.get(value), ranges: value === owner ? Array.from({ length: ranges }, (_r, i) => i) : [],
+  }));
+  const paired = new Set(entries.flatMap((e) => (e.unit === undefined ? [] : [e.unit])));
+  const looseUnits = Array.from({ length: units }, (_u, unit) => unit).filter((unit) => !paired.has(unit)).map((unit): PairedEntry => ({ unit, ranges: [] }));
+  const looseRanges = owned ? [] : Array.from({ length: ranges }, (_r, i): PairedEntry => ({ ranges: [i] }));
+  return { narrative: narrative ? 0 : undefined, entries: [...entries, ...looseUnits, ...looseRanges] };
 }

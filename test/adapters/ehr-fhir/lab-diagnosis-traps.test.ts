@@ -64,7 +64,11 @@ describe('FHIR lab results', () => {
     expect(result(`"comparator":">","value":0.5,${rendered('>0,50')}`)).toMatchObject({ result: '>0,50' });
     expect(result(`"comparator":"<=","value":0.5,${rendered('<0,50')}`)).toMatchObject({ result: '<=0.5' });
     expect(result(`"comparator":"<","value":0.5,${rendered('<=0,50')}`)).toMatchObject({ result: '<0.5' });
-    for (const [comparator, text] of [['<', '<=0,50'], ['<=', '<0,50'], ['>', '<0,50']]) {
+    expect(result(`"comparator":"<",${rendered('0,50')}`)).toMatchObject({ result: '<0,50' });
+    // R4's comparator is one of four codes (a required binding); any other is no comparison to show.
+    expect(() => result(`"comparator":"‹",${rendered('≤0,50')}`)).toThrow(/FHIR answer refused/);
+    // helper-219, F4: a text not in the comparator's plain form was put after it (`< <0,50`, `<mindre än 0,5`). Failed before.
+    for (const [comparator, text] of [['<', '<=0,50'], ['<=', '<0,50'], ['>', '<0,50'], ['<=', '≤0,50'], ['<', ' <0,50'], ['<', 'mindre än 0,5']]) {
       expect(() => result(`"comparator":"${comparator}",${rendered(text as string)}`)).toThrow(/FHIR answer refused: an Observation value whose written text compares otherwise/);
     }
   });

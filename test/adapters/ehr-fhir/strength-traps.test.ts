@@ -68,6 +68,10 @@ describe('a medication strength, a Ratio', () => {
       {"strength": {"numerator": {"value": 160, "unit": "mikrog/dos"}, "denominator": {"value": 1}}},
       {"strength": {"numerator": {"unit": "mikrog/dos"}, "denominator": {"value": 1}}}]`],
     ['an empty numerator over 1', strength('{}', '{"value": 1}')],
+    // helper-219, F5: a blank written value passed for a number (`160/ `). Failed before.
+    ['a combination of a number and a blank written one', `[
+      {"strength": {"numerator": {"value": 160, "unit": "mikrog"}, "denominator": {"value": 1, "unit": "dos"}}},
+      {"strength": {"numerator": {"unit": "mikrog", "_value": {"extension": [{"url": "http://hl7.org/fhir/StructureDefinition/rendered-value", "valueString": " "}]}}, "denominator": {"value": 1, "unit": "dos"}}}]`],
     ['a strength of a comparator', strength('{"value": 5, "comparator": "<", "unit": "mg"}', '{"value": 1, "unit": "ml"}')],
   ])('refuses %s', (_, ingredient) => {
     expect(() => productOf(ingredient)).toThrow(/FHIR answer refused: a Medication strength the prescription layout cannot hold/);

@@ -53,7 +53,8 @@ export const RenderedValueSchema = Type.Object({
 export const QuantitySchema = Type.Object({
   value: Type.Optional(Type.Number()),
   _value: Type.Optional(RenderedValueSchema),
-  comparator: Str,
+  // R4's QuantityComparator, a required binding: any other code (`‹`) is no comparison this service can say (helper-219, F4).
+  comparator: Type.Optional(Type.Union([Type.Literal('<'), Type.Literal('<='), Type.Literal('>='), Type.Literal('>')])),
   unit: Str,
   system: Str,
   code: Str,
