@@ -9,33 +9,13 @@ import type { Chart } from 'chart.js';
 import { plot, type Point } from './chart.js';
 import { describePlot } from './plot-text.js';
 import { h, section, table, type Child } from './dom.js';
-import type { Observation } from './fhir-types.js';
 import { valueMark } from './direction.js';
-import { textOf, when } from './format.js';
+import { when } from './format.js';
 import { LABELS, type Lang } from './i18n.js';
 import { bandOf } from './reference-range.js';
 import { valueText } from './values.js';
+import { timeOf, type LabTest } from './lab-series.js';
 import { rangesElement, valueElement } from './value-view.js';
-
-export interface LabTest { key: string; name: string; unit?: string; results: Observation[] }
-
-/** When a result was taken: its effective time, else when it was issued. */
-export const timeOf = (o: Observation): string | undefined => o.effectiveDateTime ?? o.issued;
-
-export function groupByTest(observations: readonly Observation[]): LabTest[] {
-  const tests = new Map<string, LabTest>();
-  for (const o of observations) {
-    const coding = o.code?.coding?.find((c) => c.code !== undefined);
-    const key = coding === undefined ? `text:${o.code?.text ?? ''}` : `${coding.system ?? ''}|${coding.code ?? ''}`;
-    const test = tests.get(key) ?? { key, name: textOf(o.code) ?? '?', results: [] };
-    test.results.push(o);
-    test.unit ??= o.valueQuantity?.unit;
-    tests.set(key, test);
-  }
-  const at = (o: Observation) => Date.parse(timeOf(o) ?? '') || 0;
-  for (const t of tests.values()) t.results.sort((a, b) => at(a) - at(b));
-  return [...tests.values()].sort((a, b) => a.name.localeCompare(b.name, 'sv'));
-}
 
 export const pointsOf = (t: LabTest, lang: Lang): Point[] => t.results.flatMap((o) => {
   const x = Date.parse(timeOf(o) ?? '');

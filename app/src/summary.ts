@@ -9,7 +9,7 @@ import { ById } from './fhir-types.js';
 import { textOf, when } from './format.js';
 import { SUMMARY_SECTIONS } from 'virtual:access-log-names';
 import { LABELS, type Lang } from './i18n.js';
-import { timeOf } from './labs.js';
+import { timeOf } from './lab-series.js';
 import { narrativeText } from './narrative.js';
 import { markText, valueText } from './values.js';
 import { medicationName } from './records.js';

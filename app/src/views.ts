@@ -10,7 +10,8 @@ import { h, type Child } from './dom.js';
 import type { Observation, Resource } from './fhir-types.js';
 import type { Lang } from './i18n.js';
 import { journalNotes } from './journal.js';
-import { groupByTest, labTest } from './labs.js';
+import { labTest } from './labs.js';
+import { groupByTest } from './lab-series.js';
 import { listView } from './list-view.js';
 import { diagnoses, medications } from './records.js';
 

@@ -68,7 +68,7 @@ export const MEDIA_TYPE_MESSAGES: Readonly<Record<Door, string>> = {
 export const EHR_MESSAGES = {
   unreachable: 'The EHR could not be reached. Try again in a few minutes.',
   badResponse: 'The EHR answered with an error, or with data this service cannot show exactly as written, so nothing is shown. '
-    + 'Try again later; if it keeps happening, tell the region\'s support and give them the X-Request-Id of this answer.',
+    + 'If it is the same later, tell the region\'s support, giving the X-Request-Id of this answer.',
   timeout: 'The EHR did not answer in time. Try again in a few minutes.',
   unavailable: 'The EHR is unavailable. Try again later.',
 } as const;

@@ -139,7 +139,7 @@ describe('another patient\'s record under the id of the patient\'s own (EHR_ADAP
       expect(res.statusCode).toBe(502);
       // The read's error shape (1 or 2) with the documented words.
       const { message, error } = res.json() as { message?: string; error?: string };
-      expect(message ?? error).toBe("The EHR answered with an error, or with data this service cannot show exactly as written, so nothing is shown. Try again later; if it keeps happening, tell the region's support and give them the X-Request-Id of this answer.");
+      expect(message ?? error).toBe("The EHR answered with an error, or with data this service cannot show exactly as written, so nothing is shown. If it is the same later, tell the region's support, giving the X-Request-Id of this answer.");
     });
   });
 });

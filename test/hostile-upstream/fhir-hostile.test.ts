@@ -26,7 +26,7 @@ const DIGITS_41 = `4.${'0'.repeat(39)}1`;
 /** The deadline of the one case that waits for it: a valid answer dripped slower. */
 const TIMEOUT_MS = 1500;
 const LILLA = '201701012393';
-const MESSAGES: Record<number, string> = { 502: "The EHR answered with an error, or with data this service cannot show exactly as written, so nothing is shown. Try again later; if it keeps happening, tell the region's support and give them the X-Request-Id of this answer.", 504: 'The EHR did not answer in time. Try again in a few minutes.' };
+const MESSAGES: Record<number, string> = { 502: "The EHR answered with an error, or with data this service cannot show exactly as written, so nothing is shown. If it is the same later, tell the region's support, giving the X-Request-Id of this answer.", 504: 'The EHR did not answer in time. Try again in a few minutes.' };
 
 /** How many answers a hook has changed: a case whose hook changed nothing proves nothing. */
 let changed = 0;

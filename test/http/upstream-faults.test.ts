@@ -24,7 +24,7 @@ const ROUTES = [
 type Route = (typeof ROUTES)[number];
 
 const MESSAGES: Record<number, string> = {
-  502: "The EHR answered with an error, or with data this service cannot show exactly as written, so nothing is shown. Try again later; if it keeps happening, tell the region's support and give them the X-Request-Id of this answer.",
+  502: "The EHR answered with an error, or with data this service cannot show exactly as written, so nothing is shown. If it is the same later, tell the region's support, giving the X-Request-Id of this answer.",
   503: 'The EHR is unavailable. Try again later.',
   504: 'The EHR did not answer in time. Try again in a few minutes.',
   403: 'Access to the requested patient is not allowed.',

@@ -126,26 +126,22 @@ function plainNumbersOnly(text: string): boolean {
  * Whether `text` (JSON) may give a string with a character a FHIR string may not hold. JSON.parse
  * refuses a control character written as itself, so one can come only by an escape (`\u0000`, `\b`,
  * `\f`); a lone surrogate by an escape too (`\uD800`), or in text not decoded from bytes; U+FFFE and
- * U+FFFF as escapes or themselves; an empty string (`""`). One native scan, so the strings are walked only where one might
+ * U+FFFF as escapes or themselves. One native scan, so the strings are walked only where one might
  * be: not for the `\u00e5` of a server that escapes all but ASCII (a walk costs ~5 ms a MiB).
  * An escaped backslash before `u0000` (`\\u0000`, text as written) is walked for nothing, and passes.
  */
-const MAY_BE_UNFIT = /\\(?:u(?:00[01]|[dD][89a-fA-F]|[fF]{3}[eEfF])|[bf])|[\uD800-\uDFFF\uFFFE\uFFFF]|""/;
+const MAY_BE_UNFIT = /\\(?:u(?:00[01]|[dD][89a-fA-F]|[fF]{3}[eEfF])|[bf])|[\uD800-\uDFFF\uFFFE\uFFFF]/;
 
 const UNFIT = 'a string with a character FHIR does not allow';
-const EMPTY = 'an empty string, which FHIR does not allow';
 
 /**
  * Refuses `value` (parsed JSON) where a string of it, a member name too, holds a character FHIR's
  * string may not (below U+0020 but tab, CR and LF) or XML 1.0 refuses (a lone surrogate, U+FFFE,
- * U+FFFF), as the legacy XML path refuses them: such text cannot be shown as the EHR wrote it; or is
- * empty, which R4 does not allow either.
+ * U+FFFF), as the legacy XML path refuses them: such text cannot be shown as the EHR wrote it.
  */
 function refuseUnfit(value: unknown): void {
   if (typeof value === 'string') {
     if (!hasOnlyXmlChars(value)) throw fhirFault(UNFIT);
-    // R4's string is one character or more: an empty one is no value, and a value "" slid past the pairing of a note's values (helper-219, F2).
-    if (value === '') throw fhirFault(EMPTY);
   } else if (Array.isArray(value)) {
     for (const item of value) refuseUnfit(item);
   } else if (typeof value === 'object' && value !== null) {

@@ -117,6 +117,9 @@ describe('getJournalNotes as FHIR, beyond the demo', () => {
     ]);
     const urine = entriesOf({ Value: [{ JournalValueType: 'Text', $self: 'neg' }, numeric('5'), numeric('7')], Range: ['neg', '3–6'] });
     expect(urine).toEqual({ narrative: true, shown: [[{ value: 5 }, undefined], [{ value: 7 }, undefined], [undefined, [{ text: 'neg' }]], [undefined, [{ text: '3–6' }]]] });
+    // helper-220, F7: a value in words may have a unit in the legacy layout, so units beside one go to no number. Failed before.
+    expect(entriesOf({ Value: [numeric('7,40'), { JournalValueType: 'Text', $self: '<0,5' }, numeric('5,2')], Unit: ['mmol/L', 'kPa'] }).shown
+      .map(([q]) => (q as { unit?: string } | undefined)?.unit)).toEqual([undefined, undefined, undefined, 'mmol/L', 'kPa']);
     expect(entriesOf({ Value: [{ JournalValueType: 'Text', $self: 'Kontroll' }, numeric('128')], Unit: ['g/L'], Range: ['134–170'] })).toEqual({
       narrative: true, shown: [[{ value: 128, unit: 'g/L' }, [{ text: '134–170' }]]],
     });

@@ -63,8 +63,8 @@ function piecesOf(observation: ResourceOf<'Observation'>): Piece[] {
   const own = ownValue(observation);
   const components = componentValues(observation);
   const value = own.text === undefined ? undefined : { text: own.text, numeric: own.numeric };
-  // Bounds in the value's unit go without it; with no value of its own, or one of no unit, theirs is shown (helper-219, F3).
-  const ranges = rangeLines(observation, value === undefined ? undefined : own.unit);
+  // Bounds keep their unit: the Record's lists do not say which value a range is beside (helper-219 F3, helper-220 F4).
+  const ranges = rangeLines(observation, undefined);
   const first: Piece[] = value === undefined && own.unit === undefined && ranges.length === 0 ? [] : [{ value, unit: own.unit, ranges }];
   return [...first, ...components.map((c) => ({ value: { text: c.text as string, numeric: c.numeric }, unit: c.unit, ranges: [] }))];
 }
@@ -91,7 +91,8 @@ function listsOf(section: Section, observationOf: EntryLookup): Lists[] {
   const narrative: Piece[] = text === '' ? [] : [{ value: { text, numeric: false }, ranges: [] }];
   const pieces = [...narrative, ...(section.entry ?? []).flatMap((entry) => {
     const observation = observationOf(entry);
-    return observation === undefined ? [] : piecesOf(observation);
+    // A value entered in error should never have existed, as a lab result's (hostile review helper-220, F1).
+    return observation === undefined || observation.status === 'entered-in-error' ? [] : piecesOf(observation);
   })];
   const whole = pieces.reduce(add, NO_LISTS());
   if (pairsTruly(whole)) return [whole];

@@ -36,7 +36,8 @@ export interface Pairing {
  *   the Record's only value and has ranges: a narrative holds no range.
  * - Ranges go to a value only where it is the only one besides the narrative: a value may have several
  *   (one per population), so with two values nothing says which are whose (hostile review helper-219, F1).
- * - Units go to the numbers, one each in order, only where there are as many: a number has one unit at most.
+ * - Units go to the numbers, one each in order, only where there are as many and every value but the
+ *   narrative is a number: a number has one unit at most, and a value in words may have one too.
  */
 export function pairing(values: readonly Value[], units: number, ranges: number): Pairing {
   const hasText = (i: number) => values[i]?.$self !== undefined && values[i]?.$self !== '';
@@ -45,7 +46,8 @@ export function pairing(values: readonly Value[], units: number, ranges: number)
     && !(values.length === 1 && ranges > 0);
   const rest = values.map((_v, i) => i).slice(narrative ? 1 : 0);
   const numbers = rest.filter((i) => values[i]?.JournalValueType === 'Numeric');
-  const unitOf = new Map(units === numbers.length ? numbers.map((value, unit) => [value, unit] as const) : []);
+  // A value in words may have a unit in the legacy layout too (a Fixed `<0,5`): only where all are numbers is each unit a number's.
+  const unitOf = new Map(units === numbers.length && numbers.length === rest.length ? numbers.map((value, unit) => [value, unit] as const) : []);
   const owner = rest.length === 1 ? rest[0] : undefined;
   const owned = owner !== undefined && hasText(owner);
   const entries = rest.filter(hasText).map((value): PairedEntry => ({

@@ -15,10 +15,12 @@ import { assertProperty } from '../../support/seeds.js';
 /** An Observation entry of the source: its own value, its components' and its ranges. */
 interface SourceEntry {
   value?: { text: string; unit?: string; numeric: boolean };
-  components?: { text: string; unit?: string }[];
+  /** A component's value: a number, or words (`valueString`). */
+  components?: { text: string; unit?: string; words?: boolean }[];
   /** A unit with no value (`valueQuantity` of a unit alone). */
   unitAlone?: string;
   ranges?: string[];
+  status?: string;
   /** A range by its bounds and their unit, rather than by its text. */
   bounds?: [number, number, string];
 }
@@ -36,8 +38,8 @@ function observationOf(e: SourceEntry, id: string): RawResource {
   const value = e.value === undefined ? (e.unitAlone === undefined ? {} : { valueQuantity: { unit: e.unitAlone } })
     : e.value.numeric ? { valueQuantity: quantity(e.value.text, e.value.unit) } : { valueString: e.value.text };
   return parseFhirJson(JSON.stringify({
-    resourceType: 'Observation', id, status: 'final', code: { text: 'X' }, subject: { reference: 'Patient/pat-tolvan' }, ...value,
-    ...(e.components === undefined ? {} : { component: e.components.map((c) => ({ code: { text: 'C' }, valueQuantity: quantity(c.text, c.unit) })) }),
+    resourceType: 'Observation', id, status: e.status ?? 'final', code: { text: 'X' }, subject: { reference: 'Patient/pat-tolvan' }, ...value,
+    ...(e.components === undefined ? {} : { component: e.components.map((c) => ({ code: { text: 'C' }, ...(c.words === true ? { valueString: c.text } : { valueQuantity: quantity(c.text, c.unit) }) })) }),
     ...(e.ranges === undefined ? {} : { referenceRange: e.ranges.map((text) => ({ text })) }),
     ...(e.bounds === undefined ? {} : { referenceRange: [{ low: { value: e.bounds[0], unit: e.bounds[2] }, high: { value: e.bounds[1], unit: e.bounds[2] } }] }),
   })) as RawResource;
@@ -94,7 +96,10 @@ describe('a note\'s values through the FHIR upstream and the service\'s FHIR doo
       [{ value: '5' }, { unit: 'mg' }]],
     ['a value and a component with as many ranges as values', [{ value: { text: '7', numeric: true }, components: [{ text: '5.2', unit: 'mmol/L' }], ranges: ['<10', '0–9'] }],
       [{ value: '7' }, { value: '5.2' }, { unit: 'mmol/L' }, { ranges: ['<10'] }, { ranges: ['0–9'] }]],
-    // helper-219, F2: an empty value shifted the door's pairs. R4 has no empty string; refused at the parse (fhir-json.test.ts).
+    // helper-219, F2: an empty value shifted the door's pairs (the door skipped it, the check did not). Failed before 4ada8ea0.
+    ['an empty value among ranges', [{ value: { text: '7', numeric: true }, components: [{ text: '', unit: undefined, words: true }], ranges: ['1–2', '9–10'] },
+      { value: { text: '5', unit: 'mg', numeric: true } }],
+    [{ value: '7' }, { value: '5' }, { unit: 'mg' }, { ranges: ['1–2'] }, { ranges: ['9–10'] }]],
     // helper-219, F3: a range in the unit of a component, and not of the value, lost its unit. Failed before.
     ['bounds in the unit of a component, not of the value', [{ value: { text: '7', numeric: true }, components: [{ text: '5.2', unit: 'mmol/L' }], bounds: [3, 6, 'mmol/L'] }],
       [{ value: '7' }, { value: '5.2' }, { unit: 'mmol/L' }, { ranges: ['3–6 mmol/L'] }]],
@@ -119,6 +124,12 @@ describe('a note\'s values through the FHIR upstream and the service\'s FHIR doo
     const out = throughBoth(entries);
     expect(lies(entries, out.shown)).toEqual([]);
     expect(out.shown).toEqual(shown);
+  });
+
+  // helper-220, F1: a value entered in error was shown in the note, beside the range, marked Low. Failed before.
+  it('leaves out a value entered in error, as a lab result is', () => {
+    const out = throughBoth([{ value: { text: '12.8', unit: 'g/L', numeric: true }, ranges: ['134–170'], status: 'entered-in-error' }, { value: { text: '128', unit: 'g/L', numeric: true } }], 'N');
+    expect(out.records.map((r) => [r.Value.map((v) => v.$self), r.Unit, r.Range])).toEqual([[['N', '128'], ['g/L'], []]]);
   });
 
   it('keeps a section that pairs back as one Record, and splits one that would not by value, in order, under its title', () => {

@@ -133,7 +133,7 @@ describe('FHIR journal notes', () => {
   it.each([
     ['a comparator', '"valueQuantity": {"comparator": "<", "value": 5, "unit": "mmol/mol"}', [['Numeric', '<5']], ['mmol/mol'], []],
     ['a unit by its code, a range by its bounds', '"valueQuantity": {"value": 128, "system": "http://unitsofmeasure.org", "code": "g/L"}, '
-      + '"referenceRange": [{"low": {"value": 134, "unit": "g/L"}, "high": {"value": 170, "unit": "g/L"}}, {"text": "barn: 110–140"}]', [['Numeric', '128']], ['g/L'], ['134–170', 'barn: 110–140']],
+      + '"referenceRange": [{"low": {"value": 134, "unit": "g/L"}, "high": {"value": 170, "unit": "g/L"}}, {"text": "barn: 110–140"}]', [['Numeric', '128']], ['g/L'], ['134–170 g/L', 'barn: 110–140']],
     ['a score', '"valueInteger": 7', [['Numeric', '7']], [], []],
     ['a coded answer', '"valueCodeableConcept": {"text": "Positiv"}', [['Text', 'Positiv']], [], []],
     ['a blood pressure', '"component": [{"code": {"text": "Systoliskt"}, "valueQuantity": {"value": 128, "unit": "mmHg"}}, '

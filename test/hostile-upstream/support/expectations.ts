@@ -22,7 +22,7 @@ export const ROUTES: readonly Route[] = [
 ];
 
 const MESSAGES: Record<number, string> = {
-  502: "The EHR answered with an error, or with data this service cannot show exactly as written, so nothing is shown. Try again later; if it keeps happening, tell the region's support and give them the X-Request-Id of this answer.",
+  502: "The EHR answered with an error, or with data this service cannot show exactly as written, so nothing is shown. If it is the same later, tell the region's support, giving the X-Request-Id of this answer.",
   504: 'The EHR did not answer in time. Try again in a few minutes.',
 };
 

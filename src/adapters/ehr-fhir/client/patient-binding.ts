@@ -1,7 +1,7 @@
 /**
  * Every patient-bound resource of an answer belongs to the patient found (docs/upstream-fhir.md#8-the-patients-own-data-only-once-more,
  * threat 29 of docs/threat-model.md#the-upstream-ehr-api10): each match names the patient, and no entry at hand (match, include or
- * fetched) names another, by `subject`, `patient` or a Patient participant. Each entry is checked on its own, never through the
+ * fetched, or contained in one of them) names another, by `subject`, `patient` or a Patient participant. Each entry is checked on its own, never through the
  * index's one resource per id (which refuses a second, different entry under an id it holds). The patient is named by a reference
  * to this server's Patient: one that names the same id on another server (an absolute URL whose base is not EHR_BASE_URL) is
  * another patient. A server that ignores an unsupported `patient` parameter, or a record pointing at another patient's result, never
@@ -57,6 +57,9 @@ export function assertPatientBound(
     for (const ref of patientReferences(resource) ?? []) {
       if (index.keyOf(ref) !== own) throw fhirFault(`a ${typeOf(resource)} of another patient`);
     }
+    // A resource held inside another (a note's value, `#v1`) is at hand too (hostile review helper-220, F2).
+    const { contained } = resource as { contained?: unknown };
+    if (Array.isArray(contained)) for (const inner of contained as RawResource[]) check(inner);
   };
   for (const match of matches) {
     if (patientReferences(match) === undefined) throw fhirFault(`a ${typeOf(match)} match not bound to the patient`);

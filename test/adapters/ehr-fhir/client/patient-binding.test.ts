@@ -36,6 +36,9 @@ describe('every patient-bound resource is the patient\'s', () => {
     ['a match naming the patient\'s id on another server', [{ resourceType: 'Flag', subject: { reference: 'https://other-region.example/fhir/Patient/p1' } }], []],
     ['a match naming the patient\'s id under a longer base', [{ resourceType: 'Flag', subject: { reference: `${BASE}/x/Patient/p1` } }], []],
     ['an include naming the patient\'s id on another server', [], [{ resourceType: 'Observation', subject: { reference: 'http://fhir.example/R4/Patient/p1' } }]],
+    // Hostile review helper-220, F2: a resource held inside a match (a note's value, `#v1`) was never checked. Failed before.
+    ['a contained resource of another patient', [{ resourceType: 'Composition', subject: { reference: 'Patient/p1' },
+      contained: [{ resourceType: 'Observation', id: 'v1', subject: { reference: 'Patient/p2' } }] }], []],
     ['a participant that is the patient\'s id on another server', [appointment({ reference: 'Patient/p1' }, { reference: 'https://other.example/Patient/p1' })], []],
   ])('refuses %s', (_, matches, includes) => {
     expect(bound(matches, [...matches, ...includes])).toThrow(EhrError);
