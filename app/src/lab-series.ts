@@ -1,5 +1,5 @@
 /**
- * Lab results as series: one per test (its first coding, else its text) and unit, each oldest first.
+ * Lab results as series: one per test (its first coding, else its text), each oldest first.
  * Apart from the page (labs.ts) so that what decides a series is read without a browser.
  */
 import type { Observation } from './fhir-types.js';
@@ -14,8 +14,7 @@ export function groupByTest(observations: readonly Observation[]): LabTest[] {
   const tests = new Map<string, LabTest>();
   for (const o of observations) {
     const coding = o.code?.coding?.find((c) => c.code !== undefined);
-    // One series per test and unit: values in two units on one axis would be read against the wrong one.
-    const key = `${coding === undefined ? `text:${o.code?.text ?? ''}` : `${coding.system ?? ''}|${coding.code ?? ''}`} ${o.valueQuantity?.unit ?? ''}`;
+    const key = coding === undefined ? `text:${o.code?.text ?? ''}` : `${coding.system ?? ''}|${coding.code ?? ''}`;
     const test = tests.get(key) ?? { key, name: textOf(o.code) ?? '?', results: [] };
     test.results.push(o);
     test.unit ??= o.valueQuantity?.unit;

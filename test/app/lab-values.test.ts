@@ -10,7 +10,6 @@ import { dateOf, when } from '../../app/src/format.js';
 import { markOf, otherInterpretation } from '../../app/src/interpretation.js';
 import { rangeText } from '../../app/src/reference-range.js';
 import { markText, valueText } from '../../app/src/values.js';
-import { groupByTest } from '../../app/src/lab-series.js';
 
 const V3 = 'http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation';
 const result = (value: Observation['valueQuantity'], ...codes: string[]): Observation => ({
@@ -63,15 +62,3 @@ describe('issue 47 item 8: one way of writing a value in each language', () => {
   });
 });
 
-// Hostile review helper-220, F6: results of one test in two units were drawn on one axis, named by the first's
-// unit (HbA1c in % and in mmol/mol). Failed before: one group.
-describe('a test\'s results in two units', () => {
-  it('are two series, each on the axis of its own unit', () => {
-    const at = (value: number, unit: string, time: string): Observation => ({
-      resourceType: 'Observation', code: { coding: [{ system: 'http://loinc.org', code: '4548-4' }], text: 'HbA1c' },
-      effectiveDateTime: time, valueQuantity: { value, unit },
-    });
-    const groups = groupByTest([at(6.1, '%', '2020-01-01'), at(48, 'mmol/mol', '2024-01-01'), at(52, 'mmol/mol', '2025-01-01')]);
-    expect(groups.map((g) => [g.unit, g.results.map((o) => o.valueQuantity?.value)])).toEqual([['%', [6.1]], ['mmol/mol', [48, 52]]]);
-  });
-});

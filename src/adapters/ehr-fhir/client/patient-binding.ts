@@ -30,17 +30,19 @@ interface Links {
 const mayBePatient = (actor: Link): boolean =>
   actor.type === 'Patient' || (actor.reference !== undefined && referenceKey(actor.reference)?.startsWith('Patient/') !== false);
 
+/** A resource's type as a fault may name it: one this service reads, else no name (the server's word may hold anything). */
+const typeOf = (resource: RawResource): string => (isResourceType(resource.resourceType) ? resource.resourceType : 'resource');
+
 /** The references by which a resource names a patient; `undefined` for one that names none. */
 export function patientReferences(resource: RawResource): (string | undefined)[] | undefined {
   const r = resource as RawResource & Links;
   const links = r.resourceType === 'Appointment'
-    ? (Array.isArray(r.participant) ? r.participant : []).flatMap((p) => (p?.actor === undefined ? [] : [p.actor])).filter(mayBePatient)
+    ? (Array.isArray(r.participant) ? r.participant : []).flatMap((p) => (p?.actor === undefined ? [] : [p.actor])).filter((a) => typeof a !== 'object' || a === null || mayBePatient(a))
     : [r.subject, r.patient].filter((l): l is Link => l !== undefined);
+  // A link that is no object (`"subject": null` in a contained resource, which no schema reads) names no one it can be checked for.
+  if (links.some((l) => typeof l !== 'object' || l === null)) throw fhirFault(`a ${typeOf(resource)} naming its patient by no reference`);
   return links.length === 0 ? undefined : links.map((l) => l.reference);
 }
-
-/** A resource's type as a fault may name it: one this service reads, else no name (the server's word may hold anything). */
-const typeOf = (resource: RawResource): string => (isResourceType(resource.resourceType) ? resource.resourceType : 'resource');
 
 /**
  * Refuses the answer unless every match names the patient `patientId` and no entry of `index` (the

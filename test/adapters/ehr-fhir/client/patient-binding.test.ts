@@ -39,6 +39,9 @@ describe('every patient-bound resource is the patient\'s', () => {
     // Hostile review helper-220, F2: a resource held inside a match (a note's value, `#v1`) was never checked. Failed before.
     ['a contained resource of another patient', [{ resourceType: 'Composition', subject: { reference: 'Patient/p1' },
       contained: [{ resourceType: 'Observation', id: 'v1', subject: { reference: 'Patient/p2' } }] }], []],
+    // helper-221, F1: a contained resource's `subject: null` threw a TypeError (500) once contained resources were checked.
+    ['a contained resource naming its patient by null', [{ resourceType: 'Composition', subject: { reference: 'Patient/p1' },
+      contained: [{ resourceType: 'Observation', id: 'v1', subject: null }] }], []],
     ['a participant that is the patient\'s id on another server', [appointment({ reference: 'Patient/p1' }, { reference: 'https://other.example/Patient/p1' })], []],
   ])('refuses %s', (_, matches, includes) => {
     expect(bound(matches, [...matches, ...includes])).toThrow(EhrError);
