@@ -25,7 +25,8 @@ export function answerable<T extends ResourceType>(input: ReadInput, type: T): R
   return input.matches.filter((r): r is ResourceOf<T> => r.resourceType === type && !enteredInError(r));
 }
 
-function enteredInError(resource: MappedResource): boolean {
+/** Whether a resource was entered in error, by `status` or `verificationStatus`: never answered, a match or one a match names. */
+export function enteredInError(resource: MappedResource): boolean {
   const r = resource as { status?: string; verificationStatus?: CodeableConcept };
   return r.status === 'entered-in-error' || firstCode(r.verificationStatus) === 'entered-in-error';
 }

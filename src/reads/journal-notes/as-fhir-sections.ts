@@ -52,7 +52,7 @@ function entryOf(e: PairedEntry, r: JournalRecord): Entry {
 
 function section(r: JournalRecord, w: Writing): Record<string, unknown> {
   const paired = pairing(r.Value, r.Unit.length, r.Range.length);
-  const narrative = paired.narrative === undefined ? undefined : narrativeOf(r.Value[paired.narrative]?.$self as string);
+  const narrative = paired.narrative ? narrativeOf(r.Value[0]?.$self as string) : undefined;
   const entry = paired.entries.map((p) => {
     // A value is part of its note, held in it: `#v<n>`, numbered in the note's order.
     const id = `v${w.observations.length + 1}`;

@@ -11,6 +11,7 @@ import { fhirFault } from '../../adapters/ehr-fhir/fault.js';
 import { componentValues, ownValue, rangeLines } from '../../adapters/ehr-fhir/observation-value.js';
 import { pairing } from './value-pairing.js';
 import { narrativeText } from '../../adapters/ehr-fhir/narrative.js';
+import { enteredInError } from '../../adapters/ehr-fhir/read-input.js';
 import type { ResourceOf } from '../../adapters/ehr-fhir/schemas/index.js';
 import type { Reference } from '../../domain/fhir/resources/datatypes.js';
 import type { Section } from './resource-types.js';
@@ -92,7 +93,7 @@ function listsOf(section: Section, observationOf: EntryLookup): Lists[] {
   const pieces = [...narrative, ...(section.entry ?? []).flatMap((entry) => {
     const observation = observationOf(entry);
     // A value entered in error should never have existed, as a lab result's (hostile review helper-220, F1).
-    return observation === undefined || observation.status === 'entered-in-error' ? [] : piecesOf(observation);
+    return observation === undefined || enteredInError(observation) ? [] : piecesOf(observation);
   })];
   const whole = pieces.reduce(add, NO_LISTS());
   if (pairsTruly(whole)) return [whole];

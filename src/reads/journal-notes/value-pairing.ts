@@ -22,8 +22,8 @@ export interface PairedEntry {
 }
 
 export interface Pairing {
-  /** The value (its index) that is the section's narrative rather than an entry, if one is. */
-  readonly narrative?: number;
+  /** Whether the first value is the section's narrative rather than an entry. */
+  readonly narrative: boolean;
   readonly entries: readonly PairedEntry[];
 }
 
@@ -56,5 +56,5 @@ export function pairing(values: readonly Value[], units: number, ranges: number)
   const paired = new Set(entries.flatMap((e) => (e.unit === undefined ? [] : [e.unit])));
   const looseUnits = Array.from({ length: units }, (_u, unit) => unit).filter((unit) => !paired.has(unit)).map((unit): PairedEntry => ({ unit, ranges: [] }));
   const looseRanges = owned ? [] : Array.from({ length: ranges }, (_r, i): PairedEntry => ({ ranges: [i] }));
-  return { narrative: narrative ? 0 : undefined, entries: [...entries, ...looseUnits, ...looseRanges] };
+  return { narrative, entries: [...entries, ...looseUnits, ...looseRanges] };
 }

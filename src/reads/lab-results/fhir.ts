@@ -13,7 +13,7 @@ import { fhirFault } from '../../adapters/ehr-fhir/fault.js';
 import { ts } from '../../adapters/ehr-fhir/fhir-time.js';
 import { hsaIdOf, hsaIi, own, unitIdOf } from '../../adapters/ehr-fhir/identifiers.js';
 import type { MapContext } from '../../adapters/ehr-fhir/map-context.js';
-import { answerable, type ReadInput } from '../../adapters/ehr-fhir/read-input.js';
+import { answerable, enteredInError, type ReadInput } from '../../adapters/ehr-fhir/read-input.js';
 import type { ResourceIndex } from '../../adapters/ehr-fhir/resource-index.js';
 import type { DiagnosticReport, Observation } from './resource-types.js';
 import { contactPatient, encounterContact, vendorUnitOf } from '../../adapters/ehr-fhir/vendor-parts.js';
@@ -69,7 +69,7 @@ function testResult(o: Observation, index: ResourceIndex, ctx: MapContext): Test
 const resultsOf = (report: DiagnosticReport, index: ResourceIndex): Observation[] =>
   (report.result ?? []).flatMap((ref) => {
     const o = index.get(ref, 'Observation');
-    return o === undefined || o.status === 'entered-in-error' ? [] : [o];
+    return o === undefined || enteredInError(o) ? [] : [o];
   });
 
 /** Each attesting Practitioner and each results interpreter, once, in the order first met. */

@@ -51,7 +51,7 @@ function ofIngredient({ numerator, denominator }: Ratio): Strength {
   if (valueAsWritten(numerator) === undefined && unit !== undefined && numerator.comparator === undefined && denominator?.value === 1 && unitOf(denominator) === undefined) {
     return { unit };
   }
-  return { numeric: written(numerator), unit: denominator === undefined ? unitOf(numerator) : perUnit(numerator, denominator) };
+  return { numeric: written(numerator), unit: denominator === undefined ? unit : perUnit(numerator, denominator) };
 }
 
 /**
