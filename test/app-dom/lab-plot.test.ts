@@ -11,7 +11,7 @@ import type { Observation } from '../../app/src/fhir-types.js';
 import { dateOf } from '../../app/src/format.js';
 import type { Lang } from '../../app/src/i18n.js';
 import { pointsOf } from '../../app/src/labs.js';
-import { groupByTest } from '../../app/src/lab-series.js';
+import { groupByTest, scalesOf } from '../../app/src/lab-series.js';
 import { sampleTicks, yRange } from '../../app/src/plot-scales.js';
 import { bandOf } from '../../app/src/reference-range.js';
 import { fakeCanvas } from './fake-canvas.js';
@@ -30,9 +30,10 @@ function results(name: string, unit: string, range: string, values: readonly [st
 /** The plot labTest draws for these results, `width` px wide. */
 function drawn(observations: Observation[], width: number, lang: Lang = 'en'): { chart: Chart; xs: number[] } {
   const [test] = groupByTest(observations);
-  if (test === undefined) throw new Error('no test');
-  const points = pointsOf(test, lang);
-  const chart = plot(fakeCanvas(width, 224), test.unit, points, bandOf(test.results[test.results.length - 1]?.referenceRange), lang) as unknown as Chart;
+  const [scale] = test === undefined ? [] : scalesOf(test);
+  if (scale === undefined) throw new Error('no numbers to draw');
+  const points = pointsOf(scale.results, lang);
+  const chart = plot(fakeCanvas(width, 224), scale.unit, points, bandOf(scale.results[scale.results.length - 1]?.referenceRange), lang) as unknown as Chart;
   return { chart, xs: points.map((p) => p.x) };
 }
 
