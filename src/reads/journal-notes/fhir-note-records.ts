@@ -81,6 +81,9 @@ function pairsTruly(lists: Lists): boolean {
     || ((e.unit === undefined || lists.unitOwners[e.unit] === e.value) && e.ranges.every((r) => lists.rangeOwners[r] === e.value)));
 }
 
+/** The section's narrative as text; empty where it has none. */
+const sectionText = (section: Section): string => (section.text === undefined ? '' : narrativeText(section.text.div));
+
 /**
  * A section's values, units and ranges as the lists of one Record, in the order of its narrative and
  * entries; or, where the service's FHIR door would pair them otherwise than the EHR did (a unit or a
@@ -88,7 +91,7 @@ function pairsTruly(lists: Lists): boolean {
  * under the same title: nothing is dropped, and no pair is made up.
  */
 function listsOf(section: Section, observationOf: EntryLookup): Lists[] {
-  const text = section.text === undefined ? '' : narrativeText(section.text.div);
+  const text = sectionText(section);
   const narrative: Piece[] = text === '' ? [] : [{ value: { text, numeric: false }, ranges: [] }];
   const pieces = [...narrative, ...(section.entry ?? []).flatMap((entry) => {
     const observation = observationOf(entry);
@@ -103,9 +106,23 @@ function listsOf(section: Section, observationOf: EntryLookup): Lists[] {
   return apart;
 }
 
+/**
+ * Whether all a section held was entered in error: entries, each of them so, and no narrative or
+ * subsection. Such a section should never have existed, as its entries should not; shown, it was a
+ * title over nothing (hostile review helper-221, F4).
+ */
+function withdrawnWhole(section: Section, observationOf: EntryLookup): boolean {
+  const entries = section.entry ?? [];
+  return sectionText(section) === '' && (section.section ?? []).length === 0 && entries.length > 0 && entries.every((entry) => {
+    const observation = observationOf(entry);
+    return observation !== undefined && enteredInError(observation);
+  });
+}
+
 /** The Records of one section: its own first (with its first subsection nested), then the rest in order. */
 export function recordsOf(section: Section, observationOf: EntryLookup, depth = 0): JournalRecord[] {
   if (depth > MAX_DEPTH) throw fhirFault('Composition sections nested too deeply');
+  if (withdrawnWhole(section, observationOf)) return [];
   const lists = listsOf(section, observationOf);
   const children = section.section ?? [];
   const [nested, ...after] = children.length === 0 ? [] : recordsOf(children[0] as Section, observationOf, depth + 1);

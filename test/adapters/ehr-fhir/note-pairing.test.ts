@@ -132,6 +132,14 @@ describe('a note\'s values through the FHIR upstream and the service\'s FHIR doo
     expect(out.records.map((r) => [r.Value.map((v) => v.$self), r.Unit, r.Range])).toEqual([[['N', '128'], ['g/L'], []]]);
   });
 
+  // helper-221, F4: a section whose every entry was entered in error was shown as its title alone, a
+  // heading over nothing. Failed before: one Record of the Keyword alone.
+  it('leaves out a section all of whose values were entered in error, and keeps one with a narrative', () => {
+    const wrong = { value: { text: '12.8', unit: 'g/L', numeric: true }, ranges: ['134–170'], status: 'entered-in-error' };
+    expect(throughBoth([wrong, { ...wrong, value: { text: '5', numeric: true } }]).records).toEqual([]);
+    expect(throughBoth([wrong], 'Hb tas om').records.map((r) => [r.Keyword, r.Value.map((v) => v.$self)])).toEqual([['Prov', ['Hb tas om']]]);
+  });
+
   it('keeps a section that pairs back as one Record, and splits one that would not by value, in order, under its title', () => {
     const whole = throughBoth([{ value: { text: '128', unit: 'g/L', numeric: true }, ranges: ['134–170'] }, { value: { text: '5.2', unit: 'mmol/L', numeric: true }, ranges: ['3–6'] }], 'Blodprov');
     expect(whole.records.map((r) => [r.Keyword, r.Value.map((v) => v.$self), r.Unit, r.Range])).toEqual([
