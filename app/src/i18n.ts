@@ -113,6 +113,8 @@ export const LABELS = {
   range: { sv: 'Referensintervall', en: 'Reference range' },
   author: { sv: 'Skriven av', en: 'Written by' },
   unsigned: { sv: 'Ej signerad', en: 'Not signed' },
+  /** A note with nothing in it to show (every part of it withdrawn by the EHR): said, so nothing reads as lost. */
+  noteEmpty: { sv: 'Anteckningen har inget innehåll att visa.', en: 'The note has no content to show.' },
   dosage: { sv: 'Dosering', en: 'Dosage' },
   reason: { sv: 'Orsak', en: 'Reason' },
   prescribed: { sv: 'Förskriven', en: 'Prescribed' },

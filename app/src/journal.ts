@@ -61,5 +61,5 @@ export function journalNotes(found: readonly Resource[], lang: Lang): HTMLElemen
       ...pair(LABELS.what[lang], n.title === undefined ? undefined : textOf(n.type)),
       ...pair(LABELS.author[lang], (n.author ?? []).map((a) => authorOf(byId, a)).filter(Boolean).join('; ')),
       ...pair(LABELS.status[lang], n.status === 'preliminary' ? LABELS.unsigned[lang] : undefined)),
-    ...(n.section ?? []).map((s) => sectionOf(s, n, byId, 0, lang)))));
+    ...((n.section ?? []).length === 0 ? [h('p', { class: 'text' }, LABELS.noteEmpty[lang])] : (n.section ?? []).map((s) => sectionOf(s, n, byId, 0, lang))))));
 }

@@ -106,23 +106,35 @@ function listsOf(section: Section, observationOf: EntryLookup): Lists[] {
   return apart;
 }
 
+/** Whether an entry names an Observation entered in error. */
+const withdrawnEntry = (entry: Reference, observationOf: EntryLookup): boolean => {
+  const observation = observationOf(entry);
+  return observation !== undefined && enteredInError(observation);
+};
+
 /**
- * Whether all a section held was entered in error: entries, each of them so, and no narrative or
- * subsection. Such a section should never have existed, as its entries should not; shown, it was a
- * title over nothing (hostile review helper-221, F4).
+ * Whether all a section held was entered in error: entries, each of them so, subsections, each of
+ * them so, and no narrative but one generated from those entries (R4's `generated`: it restates
+ * them). Such a section should never have existed, as its entries should not; shown, it was a title
+ * over nothing, or over the withdrawn value in words (hostile reviews helper-221 F4, helper-222 F1,
+ * F2). A narrative of any other status is the EHR's own text, and kept. A section that held nothing
+ * (an `emptyReason`) is no withdrawal, and stays.
  */
-function withdrawnWhole(section: Section, observationOf: EntryLookup): boolean {
+function withdrawnWhole(section: Section, observationOf: EntryLookup, depth: number): boolean {
+  if (depth > MAX_DEPTH) throw fhirFault('Composition sections nested too deeply');
   const entries = section.entry ?? [];
-  return sectionText(section) === '' && (section.section ?? []).length === 0 && entries.length > 0 && entries.every((entry) => {
-    const observation = observationOf(entry);
-    return observation !== undefined && enteredInError(observation);
-  });
+  const subsections = section.section ?? [];
+  const ownText = sectionText(section) !== '' && section.text?.status !== 'generated';
+  return !ownText && entries.length + subsections.length > 0
+    && entries.every((entry) => withdrawnEntry(entry, observationOf))
+    && (entries.length > 0 || sectionText(section) === '')
+    && subsections.every((child) => withdrawnWhole(child, observationOf, depth + 1));
 }
 
 /** The Records of one section: its own first (with its first subsection nested), then the rest in order. */
 export function recordsOf(section: Section, observationOf: EntryLookup, depth = 0): JournalRecord[] {
   if (depth > MAX_DEPTH) throw fhirFault('Composition sections nested too deeply');
-  if (withdrawnWhole(section, observationOf)) return [];
+  if (withdrawnWhole(section, observationOf, depth)) return [];
   const lists = listsOf(section, observationOf);
   const children = section.section ?? [];
   const [nested, ...after] = children.length === 0 ? [] : recordsOf(children[0] as Section, observationOf, depth + 1);

@@ -23,7 +23,8 @@ export const SECTION_ID = 'pdas.Fhir.CompositionSection';
 export const SectionSchema = Type.Cyclic({
   [SECTION_ID]: Type.Object({
     title: Str,
-    text: Type.Optional(Type.Object({ div: Type.String() })),
+    /** `status` `generated`: the text restates the section's entries (R4 Narrative.status), as fhir-note-records.ts reads it. */
+    text: Type.Optional(Type.Object({ status: Str, div: Type.String() })),
     entry: Type.Optional(Type.Array(ReferenceSchema)),
     section: Type.Optional(Type.Array(Type.Ref(SECTION_ID))),
   }),

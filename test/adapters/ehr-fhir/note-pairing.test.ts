@@ -46,13 +46,18 @@ function observationOf(e: SourceEntry, id: string): RawResource {
 }
 
 /** The section read as the adapter reads it, and what the service's FHIR door writes of its Records. */
-function throughBoth(entries: readonly SourceEntry[], narrative?: string) {
+function throughBoth(entries: readonly SourceEntry[], narrative?: string, narrativeStatus = 'generated') {
+  return sectionThroughBoth({
+    title: 'Prov',
+    ...(narrative === undefined ? {} : { text: { status: narrativeStatus, div: `<div xmlns="http://www.w3.org/1999/xhtml">${narrative}</div>` } }),
+    entry: entries.map((_e, i) => ({ reference: `Observation/obs-x${i}` })),
+  }, entries);
+}
+
+/** A section of any shape (its entries naming `Observation/obs-x<i>` of `entries`) through both halves. */
+function sectionThroughBoth(section: Record<string, unknown>, entries: readonly SourceEntry[]) {
   const resources = changed('Composition/comp-0002', (r) => {
-    r.section = [{
-      title: 'Prov',
-      ...(narrative === undefined ? {} : { text: { status: 'generated', div: `<div xmlns="http://www.w3.org/1999/xhtml">${narrative}</div>` } }),
-      entry: entries.map((_e, i) => ({ reference: `Observation/obs-x${i}` })),
-    }];
+    r.section = [section];
   }, demoResources());
   const all = [...resources, ...entries.map((e, i) => observationOf(e, `obs-x${i}`))];
   const records = mapJournalNotes(readInput(['Composition'], { resources: all }), mapContext())[0]?.JournalNoteEHRExtract[1]?.Note?.Records.Record ?? [];
@@ -133,11 +138,27 @@ describe('a note\'s values through the FHIR upstream and the service\'s FHIR doo
   });
 
   // helper-221, F4: a section whose every entry was entered in error was shown as its title alone, a
-  // heading over nothing. Failed before: one Record of the Keyword alone.
-  it('leaves out a section all of whose values were entered in error, and keeps one with a narrative', () => {
+  // heading over nothing. helper-222, F1 and F2: the withdrawn value stayed in words in the narrative
+  // generated from it, and a section over withdrawn subsections was a heading over nothing. Each failed before.
+  it('leaves out a section all it held was entered in error, a narrative generated from it and its subsections too', () => {
     const wrong = { value: { text: '12.8', unit: 'g/L', numeric: true }, ranges: ['134–170'], status: 'entered-in-error' };
     expect(throughBoth([wrong, { ...wrong, value: { text: '5', numeric: true } }]).records).toEqual([]);
-    expect(throughBoth([wrong], 'Hb tas om').records.map((r) => [r.Keyword, r.Value.map((v) => v.$self)])).toEqual([['Prov', ['Hb tas om']]]);
+    expect(throughBoth([wrong], 'Hb 12,8 g/L').records).toEqual([]);
+    const ref = (i: number) => ({ reference: `Observation/obs-x${i}` });
+    const nested = { title: 'Förälder', entry: [ref(0)], section: [{ title: 'Barn', entry: [ref(1)] }, { title: 'Barnbarn', section: [{ title: 'Djup', entry: [ref(1)] }] }] };
+    expect(sectionThroughBoth(nested, [wrong, wrong]).records).toEqual([]);
+  });
+
+  it('keeps the EHR\'s own narrative, a narrative beside a value still standing, and a section that held nothing', () => {
+    const wrong = { value: { text: '12.8', unit: 'g/L', numeric: true }, ranges: ['134–170'], status: 'entered-in-error' };
+    const shown = (out: ReturnType<typeof throughBoth>) => out.records.map((r) => [r.Keyword, r.Value.map((v) => v.$self)]);
+    expect(shown(throughBoth([wrong], 'Hb tas om', 'additional'))).toEqual([['Prov', ['Hb tas om']]]);
+    expect(shown(throughBoth([wrong, { value: { text: '128', unit: 'g/L', numeric: true } }], 'Hb 128 g/L'))).toEqual([['Prov', ['Hb 128 g/L', '128']]]);
+    const ref = (i: number) => ({ reference: `Observation/obs-x${i}` });
+    // A subsection still standing keeps the section over it.
+    expect(shown(sectionThroughBoth({ title: 'Förälder', entry: [ref(0)], section: [{ title: 'Barn', entry: [ref(1)] }] }, [wrong, { value: { text: '5', numeric: true } }])))
+      .toEqual([['Förälder', []]]);
+    expect(shown(sectionThroughBoth({ title: 'Inget', emptyReason: { text: 'Inget att rapportera' } }, []))).toEqual([['Inget', []]]);
   });
 
   it('keeps a section that pairs back as one Record, and splits one that would not by value, in order, under its title', () => {
