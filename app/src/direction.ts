@@ -26,14 +26,12 @@ export function directionFrom(value: number, comparator: string | undefined, ran
   return undefined;
 }
 
-/** A bound given in another unit than the value cannot be compared with it. */
-const sameUnit = (value: Quantity, bound: Quantity | undefined): boolean =>
-  bound?.unit === undefined || value.unit === undefined || bound.unit === value.unit;
-
-/** One range's direction for the value; undefined when the range has no bound to compare with. */
+/**
+ * One range's direction for the value; undefined when the range has no bound to compare with. A bound
+ * given in another unit than the value's cannot be compared with it (units.ts; bandOf leaves it out).
+ */
 function against(q: Quantity & { value: number }, range: ReferenceRange): Direction | 'inside' | undefined {
-  if (!sameUnit(q, range.low) || !sameUnit(q, range.high)) return undefined;
-  const band = bandOf([range]);
+  const band = bandOf([range], q.unit);
   if (band?.low === undefined && band?.high === undefined) return undefined;
   return directionFrom(q.value, q.comparator, band) ?? 'inside';
 }

@@ -1,10 +1,11 @@
 /**
  * Lab results as series: one per test (its first coding, else its text), each oldest first, and a
  * test's values drawn against one axis per unit. Apart from the page (labs.ts) so that what decides a
- * series and an axis is read without a browser.
+ * series and an axis is read without a browser; which units are one is units.ts's.
  */
 import type { Observation } from './fhir-types.js';
 import { textOf } from './format.js';
+import { unitKey } from './units.js';
 
 export interface LabTest { key: string; name: string; results: Observation[] }
 
@@ -37,13 +38,6 @@ const unitOf = (o: Observation): string | undefined => {
   const unit = o.valueQuantity?.unit?.trim();
   return unit === '' ? undefined : unit;
 };
-
-/**
- * A unit as an axis knows it. UCUM spells the litre `L` or `l` and laboratories write the micro sign
- * (U+00B5) or the Greek mu (U+03BC): each pair is one unit. Any other difference is another unit, a
- * prefix's case included (`mU/L` is not `MU/L`), since one axis for two scales would misplace values.
- */
-const unitKey = (unit: string | undefined): string => (unit === undefined ? '' : `=${unit.replace(/l/g, 'L').replace(/\u03bc/g, '\u00b5')}`);
 
 /**
  * A test's numbers by unit, one axis each, the axis of the latest result first: a test measured in

@@ -35,7 +35,7 @@ export function labTest(t: LabTest, lang: Lang, charts: (() => Chart)[]): HTMLEl
   for (const scale of scales) {
     const points = pointsOf(scale.results, lang);
     if (points.length === 0) continue;
-    const band = bandOf(scale.results[scale.results.length - 1]?.referenceRange);
+    const band = bandOf(scale.results[scale.results.length - 1]?.referenceRange, scale.unit);
     // Two plots under one heading: each is named with its unit, which otherwise only its axis shows.
     const name = scales.length > 1 && scale.unit !== undefined ? `${t.name} (${scale.unit})` : t.name;
     const canvas = h('canvas', { role: 'img', 'aria-label': describePlot(name, points, band, lang) });

@@ -1,9 +1,12 @@
 /**
  * A lab value's reference range as numbers to draw: `low`/`high` when the Observation has them,
- * else read from its text as Swedish labs write it ("105–145", "0,5–0,8", "<5", ">1,0").
+ * else read from its text as Swedish labs write it ("105–145", "0,5–0,8", "<5", ">1,0"), or with
+ * the unit after it ("4–6 mmol/l", as the service writes bounds it cannot place beside a value).
+ * Numbers in another unit than the value's are never a band for it (units.ts).
  */
 import type { ReferenceRange } from './fhir-types.js';
 import type { Lang } from './i18n.js';
+import { comparableUnits } from './units.js';
 
 export interface Band { low?: number; high?: number; text?: string }
 
@@ -18,9 +21,18 @@ const num = (s: string | undefined): number | undefined => {
   return Number.isFinite(n) ? n : undefined;
 };
 
-/** The numbers a range's text names, when it is one of the forms above. */
-export function parseRangeText(text: string): { low?: number; high?: number } {
-  const t = text.trim().replace(/\u2212/g, '-');
+/** A range's text and the unit written after it (`4–6 mmol/l`): one word after a space, or none. */
+const WITH_UNIT = /^(.*\d)\s+(\S+)$/;
+
+/**
+ * The numbers a range's text names, when it is one of the forms above, alone or followed by a unit
+ * that is `unit` (the value's); a unit written otherwise, or any other word after it
+ * (`117–153 (Kvinnor)`), names no numbers to compare or draw.
+ */
+export function parseRangeText(text: string, unit?: string): { low?: number; high?: number } {
+  const whole = text.trim().replace(/\u2212/g, '-');
+  const written = WITH_UNIT.exec(whole);
+  const t = written !== null && unit !== undefined && comparableUnits(written[2], unit) && !isRangeForm(whole) ? written[1] as string : whole;
   const between = BETWEEN.exec(t);
   if (between) {
     const low = num(between[1]);
@@ -34,13 +46,18 @@ export function parseRangeText(text: string): { low?: number; high?: number } {
   return {};
 }
 
-/** The first range of an Observation as a band; undefined when it has none. */
-export function bandOf(ranges: readonly ReferenceRange[] | undefined): Band | undefined {
+/**
+ * The first range of an Observation as a band for a value in `unit`; undefined when it has none. A
+ * bound in another unit is left out (hostile review helper-222, F6: a range in mmol/L drawn on a mg/dL axis).
+ */
+export function bandOf(ranges: readonly ReferenceRange[] | undefined, unit?: string): Band | undefined {
   const r = ranges?.[0];
   if (r === undefined) return undefined;
-  const fromText = r.text === undefined ? {} : parseRangeText(r.text);
-  const low = r.low?.value ?? fromText.low;
-  const high = r.high?.value ?? fromText.high;
+  // A text beside bounds in another unit writes those bounds: its numbers are not the value's either.
+  const away = !comparableUnits(r.low?.unit, unit) || !comparableUnits(r.high?.unit, unit);
+  const fromText = r.text === undefined || away ? {} : parseRangeText(r.text, unit);
+  const low = comparableUnits(r.low?.unit, unit) ? r.low?.value ?? fromText.low : undefined;
+  const high = comparableUnits(r.high?.unit, unit) ? r.high?.value ?? fromText.high : undefined;
   return {
     ...(low === undefined ? {} : { low }), ...(high === undefined ? {} : { high }), ...(r.text === undefined ? {} : { text: r.text }),
   };

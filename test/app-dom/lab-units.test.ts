@@ -13,6 +13,7 @@ import type { Observation } from '../../app/src/fhir-types.js';
 import { labTest } from '../../app/src/labs.js';
 import { groupByTest } from '../../app/src/lab-series.js';
 import type { Point } from '../../app/src/chart.js';
+import { valueMark } from '../../app/src/direction.js';
 import { fakeCanvas } from './fake-canvas.js';
 import { all, fakeDocument, type FakeElement } from './fake-document.js';
 
@@ -93,5 +94,23 @@ describe('a lab test measured in more than one unit', () => {
     // A milli is no mega: a prefix's case is kept apart.
     const prefixes = drawn([result('2026-01-10T08:00:00Z', 3, 'mU/L', '0,4–4,0'), result('2026-03-10T08:00:00Z', 2, 'MU/L', '0,4–4,0')]);
     expect(prefixes.charts.map((c) => c.unit)).toEqual(['MU/L', 'mU/L']);
+  });
+
+  // helper-222, F5: a range written with its unit spelled otherwise than the value's (`4–6 mmol/l`
+  // beside 9.9 mmol/L, as the service writes bounds it cannot place) gave no band and no High mark.
+  // F6: bounds in mmol/L were drawn as the band of values in mg/dL. Each failed before.
+  it('compares a value and draws it with a range only in its own unit, however the unit is spelled', () => {
+    const spelled = drawn([result('2026-01-10T08:00:00Z', 5.4, 'mmol/L', '4–6 mmol/l'), result('2026-03-10T08:00:00Z', 9.9, 'mmol/L', '4–6 mmol/l')]);
+    expect(spelled.charts.map((c) => c.legend)).toEqual([['Reference range 4–6 mmol/l', 'Value (mmol/L)', '↑ High']]);
+    expect(all(spelled.section, 'tr').slice(1).map((r) => all(r, 'td')[1]?.text().trim())).toEqual(['5.4\u00a0mmol/L', '9.9\u00a0mmol/L ↑\u00a0High']);
+    const inMmol = { low: { value: 4, unit: 'mmol/L' }, high: { value: 6, unit: 'mmol/L' } };
+    const other: Observation = { ...result('2026-03-10T08:00:00Z', 150, 'mg/dL', ''), referenceRange: [{ ...inMmol, text: '4–6' }] };
+    const away = drawn([other]);
+    expect(away.charts.map((c) => [c.unit, c.legend])).toEqual([['mg/dL', ['Value (mg/dL)']]]);
+    expect(valueMark(other)).toBeUndefined();
+    // A word after the numbers that is no unit of the value's names no numbers: written as it is in the table, not drawn.
+    const population = drawn([result('2026-03-10T08:00:00Z', 160, 'g/L', '117–153 (Kvinnor)')]);
+    expect(population.charts[0]?.legend).toEqual(['Value (g/L)']);
+    expect(all(population.section, 'tr').slice(1).map((r) => all(r, 'td')[2]?.text())).toEqual(['117–153 (Kvinnor)']);
   });
 });
