@@ -1,9 +1,9 @@
 /**
  * Lab results grouped per test (its first coding, else its text), each test's values oldest first:
  * a plot of the numeric ones with the reference range (one per unit they are given in,
- * lab-series.ts), and a table of all of them, which is what a screen reader reads. Each value keeps its unit on its line and carries its mark (high, low, or
- * abnormal where no direction can be known: direction.ts) in words with a symbol; each range is
- * written with the reader's decimal mark.
+ * lab-series.ts), and a table of all of them, which is what a screen reader reads. Each value keeps
+ * its unit on its line and carries its mark (high, low, or abnormal where no direction can be known:
+ * direction.ts) in words with a symbol; each range is written with the reader's decimal mark.
  */
 import type { Chart } from 'chart.js';
 import { plot, type Point } from './chart.js';
