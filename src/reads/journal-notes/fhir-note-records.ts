@@ -90,8 +90,7 @@ const sectionText = (section: Section): string => (section.text === undefined ? 
  * range beside another value: helper-217 F1, helper-218), as one Record per value, in the same order,
  * under the same title: nothing is dropped, and no pair is made up.
  */
-function listsOf(section: Section, observationOf: EntryLookup): Lists[] {
-  const text = sectionText(section);
+function listsOf(section: Section, text: string, observationOf: EntryLookup): Lists[] {
   const narrative: Piece[] = text === '' ? [] : [{ value: { text, numeric: false }, ranges: [] }];
   const pieces = [...narrative, ...(section.entry ?? []).flatMap((entry) => {
     const observation = observationOf(entry);
@@ -112,33 +111,38 @@ const withdrawnEntry = (entry: Reference, observationOf: EntryLookup): boolean =
   return observation !== undefined && enteredInError(observation);
 };
 
-/**
- * Whether all a section held was entered in error: entries, each of them so, subsections, each of
- * them so, and no narrative but one generated from those entries (R4's `generated`: it restates
- * them). Such a section should never have existed, as its entries should not; shown, it was a title
- * over nothing, or over the withdrawn value in words (hostile reviews helper-221 F4, helper-222 F1,
- * F2). A narrative of any other status is the EHR's own text, and kept. A section that held nothing
- * (an `emptyReason`) is no withdrawal, and stays.
- */
-function withdrawnWhole(section: Section, observationOf: EntryLookup, depth: number): boolean {
-  if (depth > MAX_DEPTH) throw fhirFault('Composition sections nested too deeply');
-  const entries = section.entry ?? [];
-  const subsections = section.section ?? [];
-  const ownText = sectionText(section) !== '' && section.text?.status !== 'generated';
-  return !ownText && entries.length + subsections.length > 0
-    && entries.every((entry) => withdrawnEntry(entry, observationOf))
-    && (entries.length > 0 || sectionText(section) === '')
-    && subsections.every((child) => withdrawnWhole(child, observationOf, depth + 1));
+/** A section as Records, and what of it was entered in error: decided from below, each section once. */
+interface SectionRead {
+  records: JournalRecord[];
+  /** Everything it held was entered in error: it is no Record. */
+  withdrawn: boolean;
+  /** It or a section within it has an entry entered in error. */
+  holdsWithdrawn: boolean;
 }
 
-/** The Records of one section: its own first (with its first subsection nested), then the rest in order. */
-export function recordsOf(section: Section, observationOf: EntryLookup, depth = 0): JournalRecord[] {
+/**
+ * One section: its own Records first (the first Record of its subsections nested in its last), then
+ * the rest of its subsections' in order. A narrative `generated` (R4: made entirely from the
+ * structured data) over an entry entered in error restates the withdrawn value in words, and is left
+ * out; the values still standing are shown as themselves. A narrative of any other status is the
+ * EHR's own text, and kept. A section all of which was entered in error, its entries, its
+ * subsections and its narrative, should never have existed, as its entries should not: it is no
+ * Record, not a title over nothing (hostile reviews helper-221 F4, helper-222 F1 to F3, helper-223
+ * F1). A section that held nothing (an `emptyReason`) is no withdrawal, and stays.
+ */
+function readSection(section: Section, observationOf: EntryLookup, depth: number): SectionRead {
   if (depth > MAX_DEPTH) throw fhirFault('Composition sections nested too deeply');
-  if (withdrawnWhole(section, observationOf, depth)) return [];
-  const lists = listsOf(section, observationOf);
-  const children = section.section ?? [];
-  const [nested, ...after] = children.length === 0 ? [] : recordsOf(children[0] as Section, observationOf, depth + 1);
-  // A section read as several Records nests its first subsection in the last, so the Records keep the section's order.
+  const children = (section.section ?? []).map((child) => readSection(child, observationOf, depth + 1));
+  const entries = section.entry ?? [];
+  const inError = entries.map((entry) => withdrawnEntry(entry, observationOf));
+  const holdsWithdrawn = inError.includes(true) || children.some((c) => c.holdsWithdrawn);
+  const text = section.text?.status === 'generated' && holdsWithdrawn ? '' : sectionText(section);
+  const withdrawn = text === '' && entries.length + children.length > 0 && !inError.includes(false) && children.every((c) => c.withdrawn);
+  if (withdrawn) return { records: [], withdrawn, holdsWithdrawn };
+  const lists = listsOf(section, text, observationOf);
+  // The first Record of the subsections still standing is nested; a section read as several Records
+  // nests it in the last, so the Records keep the section's order.
+  const [nested, ...after] = children.flatMap((c) => c.records);
   const own = lists.map(({ values, units, ranges }, i): JournalRecord => definedOnly({
     Keyword: section.title,
     Value: values,
@@ -148,5 +152,8 @@ export function recordsOf(section: Section, observationOf: EntryLookup, depth = 
     OtherValue: { ArchetypeRecords: { ArchetypeRecord: [] } },
     Record: i === lists.length - 1 ? nested : undefined,
   }));
-  return [...own, ...after, ...children.slice(1).flatMap((c) => recordsOf(c, observationOf, depth + 1))];
+  return { records: [...own, ...after], withdrawn, holdsWithdrawn };
 }
+
+/** The Records of one of a note's sections, and of the sections within it. */
+export const recordsOf = (section: Section, observationOf: EntryLookup): JournalRecord[] => readSection(section, observationOf, 0).records;

@@ -9,6 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { parseFhirJson } from '../../../src/adapters/ehr-fhir/fhir-json.js';
 import { mapJournalNotes } from '../../../src/reads/journal-notes/fhir.js';
 import { sectionsOf } from '../../../src/reads/journal-notes/as-fhir-sections.js';
+import { recordsOf } from '../../../src/reads/journal-notes/fhir-note-records.js';
+import type { Section } from '../../../src/reads/journal-notes/resource-types.js';
+import type { ResourceOf } from '../../../src/adapters/ehr-fhir/schemas/index.js';
+
+/** What the tests read of a Record: its Keyword, its values' texts and the Record nested in it. */
+interface JournalRecordLike { Keyword?: string; Value: { $self?: string }[]; Record?: JournalRecordLike }
 import { changed, demoResources, mapContext, readInput, type RawResource } from './support/demo-bundle.js';
 import { assertProperty } from '../../support/seeds.js';
 
@@ -133,7 +139,7 @@ describe('a note\'s values through the FHIR upstream and the service\'s FHIR doo
 
   // helper-220, F1: a value entered in error was shown in the note, beside the range, marked Low. Failed before.
   it('leaves out a value entered in error, as a lab result is', () => {
-    const out = throughBoth([{ value: { text: '12.8', unit: 'g/L', numeric: true }, ranges: ['134–170'], status: 'entered-in-error' }, { value: { text: '128', unit: 'g/L', numeric: true } }], 'N');
+    const out = throughBoth([{ value: { text: '12.8', unit: 'g/L', numeric: true }, ranges: ['134–170'], status: 'entered-in-error' }, { value: { text: '128', unit: 'g/L', numeric: true } }], 'N', 'additional');
     expect(out.records.map((r) => [r.Value.map((v) => v.$self), r.Unit, r.Range])).toEqual([[['N', '128'], ['g/L'], []]]);
   });
 
@@ -149,16 +155,49 @@ describe('a note\'s values through the FHIR upstream and the service\'s FHIR doo
     expect(sectionThroughBoth(nested, [wrong, wrong]).records).toEqual([]);
   });
 
-  it('keeps the EHR\'s own narrative, a narrative beside a value still standing, and a section that held nothing', () => {
+  // helper-223, F1: a generated narrative over a withdrawn entry was kept where a subsection stood, or
+  // a value beside it, and showed the withdrawn value in words. F6: a subsection standing after a withdrawn
+  // one moved out to the top level. Each failed before.
+  it('leaves out a generated narrative over a value entered in error, keeping what still stands', () => {
+    const wrong = { value: { text: '12.8', unit: 'g/L', numeric: true }, ranges: ['134–170'], status: 'entered-in-error' };
+    const tree = (records: readonly JournalRecordLike[]): unknown[] => records.map((r) => [r.Keyword, r.Value.map((v) => v.$self), ...(r.Record === undefined ? [] : [tree([r.Record])])]);
+    const generated = (text: string) => ({ status: 'generated', div: `<div xmlns="http://www.w3.org/1999/xhtml">${text}</div>` });
+    const ref = (i: number) => ({ reference: `Observation/obs-x${i}` });
+    expect(tree(throughBoth([wrong, { value: { text: '128', unit: 'g/L', numeric: true } }], 'Hb 12,8 g/L; Hb 128 g/L').records)).toEqual([['Prov', ['128']]]);
+    const withComment = { title: 'Glukos', text: generated('Glukos 12,8'), entry: [ref(0)], section: [{ title: 'Kommentar', text: { status: 'additional', div: '<div xmlns="http://www.w3.org/1999/xhtml">Informerad.</div>' } }] };
+    expect(tree(sectionThroughBoth(withComment, [wrong]).records)).toEqual([['Glukos', [], [['Kommentar', ['Informerad.']]]]]);
+    const overWithdrawn = { title: 'Q', text: generated('Q 12,8'), section: [{ title: 'Q1', entry: [ref(0)] }] };
+    expect(sectionThroughBoth(overWithdrawn, [wrong]).records).toEqual([]);
+    const standingAfter = { title: 'P', section: [{ title: 'C1', entry: [ref(0)] }, { title: 'C2', entry: [ref(1)] }, { title: 'C3', entry: [ref(1)] }] };
+    expect(tree(sectionThroughBoth(standingAfter, [wrong, { value: { text: '5', numeric: true } }]).records)).toEqual([['P', [], [['C2', ['5']]]], ['C3', ['5']]]);
+  });
+
+  it('keeps the EHR\'s own narrative and a section that held nothing', () => {
     const wrong = { value: { text: '12.8', unit: 'g/L', numeric: true }, ranges: ['134–170'], status: 'entered-in-error' };
     const shown = (out: ReturnType<typeof throughBoth>) => out.records.map((r) => [r.Keyword, r.Value.map((v) => v.$self)]);
-    expect(shown(throughBoth([wrong], 'Hb tas om', 'additional'))).toEqual([['Prov', ['Hb tas om']]]);
-    expect(shown(throughBoth([wrong, { value: { text: '128', unit: 'g/L', numeric: true } }], 'Hb 128 g/L'))).toEqual([['Prov', ['Hb 128 g/L', '128']]]);
+    for (const status of ['additional', 'extensions', 'Generated']) expect(shown(throughBoth([wrong], 'Hb tas om', status))).toEqual([['Prov', ['Hb tas om']]]);
     const ref = (i: number) => ({ reference: `Observation/obs-x${i}` });
     // A subsection still standing keeps the section over it.
     expect(shown(sectionThroughBoth({ title: 'Förälder', entry: [ref(0)], section: [{ title: 'Barn', entry: [ref(1)] }] }, [wrong, { value: { text: '5', numeric: true } }])))
       .toEqual([['Förälder', []]]);
     expect(shown(sectionThroughBoth({ title: 'Inget', emptyReason: { text: 'Inget att rapportera' } }, []))).toEqual([['Inget', []]]);
+  });
+
+  // helper-223, F2: withdrawal was judged again over the whole subtree at every level, an entry looked up
+  // once a level above it: 4,000 contained entries 63 sections deep held the event loop 10 s. Failed before.
+  it('looks each entry up a bounded number of times, however deep it lies', () => {
+    const depth = 60;
+    let section: Section = { title: 'leaf', entry: [{ reference: '#o1' }, { reference: '#o2' }] };
+    for (let i = 0; i < depth; i++) section = { title: `level ${i}`, entry: [{ reference: '#o1' }], section: [section] };
+    const inError = observationOf({ value: { text: '5', numeric: true }, status: 'entered-in-error' }, 'o1') as unknown as ResourceOf<'Observation'>;
+    const standing = observationOf({ value: { text: '6', numeric: true } }, 'o2') as unknown as ResourceOf<'Observation'>;
+    let lookups = 0;
+    const records = recordsOf(section, (entry) => { lookups++; return entry.reference === '#o2' ? standing : inError; });
+    // Each level is a title over the one below, down to the value still standing.
+    let innermost = records[0];
+    while (innermost?.Record !== undefined) innermost = innermost.Record;
+    expect(innermost?.Value.map((v) => v.$self)).toEqual(['6']);
+    expect(lookups).toBeLessThanOrEqual(2 * (depth + 2));
   });
 
   it('keeps a section that pairs back as one Record, and splits one that would not by value, in order, under its title', () => {
