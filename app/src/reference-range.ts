@@ -53,11 +53,11 @@ export function parseRangeText(text: string, unit?: string): { low?: number; hig
 export function bandOf(ranges: readonly ReferenceRange[] | undefined, unit?: string): Band | undefined {
   const r = ranges?.[0];
   if (r === undefined) return undefined;
-  // A text beside bounds in another unit writes those bounds: its numbers are not the value's either.
-  const away = !comparableUnits(r.low?.unit, unit) || !comparableUnits(r.high?.unit, unit);
-  const fromText = r.text === undefined || away ? {} : parseRangeText(r.text, unit);
-  const low = comparableUnits(r.low?.unit, unit) ? r.low?.value ?? fromText.low : undefined;
-  const high = comparableUnits(r.high?.unit, unit) ? r.high?.value ?? fromText.high : undefined;
+  // A bound in another unit makes the whole range another unit's, and the text beside it writes it (helper-223, F4).
+  if (!comparableUnits(r.low?.unit, unit) || !comparableUnits(r.high?.unit, unit)) return r.text === undefined ? {} : { text: r.text };
+  const fromText = r.text === undefined ? {} : parseRangeText(r.text, unit);
+  const low = r.low?.value ?? fromText.low;
+  const high = r.high?.value ?? fromText.high;
   return {
     ...(low === undefined ? {} : { low }), ...(high === undefined ? {} : { high }), ...(r.text === undefined ? {} : { text: r.text }),
   };
@@ -71,9 +71,12 @@ export function isRangeForm(text: string): boolean {
 
 /**
  * A range's text with the reader's decimal mark (`3,5–8,8` in Swedish, `3.5–8.8` in English), as the
- * value beside it is written, when the text is one of the forms above; any other text as written.
+ * value beside it is written, when the text is one of the forms above, alone or with a unit after it
+ * (`3,5–4,4 mmol/l`, helper-223 F5); any other text as written.
  */
 export function rangeText(text: string, lang: Lang): string {
-  if (!isRangeForm(text)) return text;
-  return text.replace(/(\d)[.,](\d)/g, lang === 'sv' ? '$1,$2' : '$1.$2');
+  const marked = (t: string) => t.replace(/(\d)[.,](\d)/g, lang === 'sv' ? '$1,$2' : '$1.$2');
+  if (isRangeForm(text)) return marked(text);
+  const written = WITH_UNIT.exec(text.trim());
+  return written !== null && isRangeForm(written[1] as string) ? `${marked(written[1] as string)} ${written[2] as string}` : text;
 }

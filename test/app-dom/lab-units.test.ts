@@ -113,4 +113,17 @@ describe('a lab test measured in more than one unit', () => {
     expect(population.charts[0]?.legend).toEqual(['Value (g/L)']);
     expect(all(population.section, 'tr').slice(1).map((r) => all(r, 'td')[2]?.text())).toEqual(['117–153 (Kvinnor)']);
   });
+
+  // helper-223, F4: a range of one bound in another unit and one of none gave the latter as a band, and a
+  // High mark; F5: a range written with its unit kept the English decimal point in Swedish. Each failed before.
+  it('takes no bound of a range one of whose bounds is in another unit, and writes a range with its unit in the reader\'s decimals', () => {
+    const halfAway: Observation = { ...result('2026-03-10T08:00:00Z', 99, 'mg/dL', ''), referenceRange: [{ low: { value: 4, unit: 'mmol/L' }, high: { value: 6 } }] };
+    expect(valueMark(halfAway)).toBeUndefined();
+    expect(drawn([halfAway]).charts[0]?.legend).toEqual(['Value (mg/dL)']);
+    vi.stubGlobal('document', pageDocument);
+    const low = result('2026-03-10T08:00:00Z', 2.9, 'mmol/L', '3.5–4.4 mmol/l');
+    const [test] = groupByTest([low]);
+    const section = labTest(test as NonNullable<typeof test>, 'sv', []) as unknown as FakeElement;
+    expect(all(section, 'tr').slice(1).map((r) => [all(r, 'td')[1]?.text().trim(), all(r, 'td')[2]?.text()])).toEqual([['2,9\u00a0mmol/L ↓\u00a0Lågt', '3,5–4,4 mmol/l']]);
+  });
 });

@@ -92,19 +92,34 @@ function rangeLine(range: RangeParts, valueUnit: string | undefined): string | u
   const plain = range.type === undefined || (range.type.text === undefined && range.type.coding?.some((c) => c.system === MEANING && c.code === 'normal') === true);
   const kind = plain || range.type === undefined ? [] : [wordsOf(range.type)];
   const qualifiers = [...kind, ...(range.appliesTo ?? []).map(wordsOf)];
-  const line = range.text ?? boundsOf(range, valueUnit);
+  const line = range.text === undefined ? boundsOf(range, valueUnit) : writtenRange(range.text, range, valueUnit);
   if (line === undefined) return undefined;
   return qualifiers.length === 0 ? line : `${line} (${qualifiers.join(', ')})`;
+}
+
+/** The unit of a range's bounds; refused where they are in two. */
+function boundsUnit(range: RangeParts): string | undefined {
+  const [lowUnit, highUnit] = [unitOf(range.low), unitOf(range.high)];
+  if (lowUnit !== undefined && highUnit !== undefined && lowUnit !== highUnit) throw fhirFault('an Observation reference range of bounds in two units');
+  return highUnit ?? lowUnit;
 }
 
 function boundsOf(range: RangeParts, valueUnit: string | undefined): string | undefined {
   const low = valueAsWritten(range.low);
   const high = valueAsWritten(range.high);
   const bounds = low !== undefined && high !== undefined ? `${low}–${high}` : high !== undefined ? `≤${high}` : low === undefined ? undefined : `≥${low}`;
-  const [lowUnit, highUnit] = [unitOf(range.low), unitOf(range.high)];
-  if (lowUnit !== undefined && highUnit !== undefined && lowUnit !== highUnit) throw fhirFault('an Observation reference range of bounds in two units');
-  const unit = highUnit ?? lowUnit;
+  const unit = boundsUnit(range);
   return bounds === undefined || unit === undefined || unit === valueUnit ? bounds : `${bounds} ${unit}`;
+}
+
+/**
+ * A range's text as written, and after it the unit of its bounds where that is not the value's and
+ * the text does not name it: `<6` beside 99 mg/dL, of bounds in mmol/L, read as 6 mg/dL and marked
+ * the value high (hostile review helper-223, F3).
+ */
+function writtenRange(text: string, range: RangeParts, valueUnit: string | undefined): string {
+  const unit = boundsUnit(range);
+  return unit === undefined || unit === valueUnit || text.toLowerCase().includes(unit.toLowerCase()) ? text : `${text} ${unit}`;
 }
 
 /** Every range, a line each (a child's beside an adult's): the first alone may be another population's. */

@@ -46,6 +46,15 @@ describe('FHIR lab results', () => {
       .toMatchObject({ result: '5.5', unit: 'mmol/L', range: '70–100 mg/dL' });
   });
 
+  // helper-223, F3: a range's text beside bounds in another unit than the value's lost that unit, so `<6` of
+  // mmol/L bounds read as 6 mg/dL, and the app marked 99 mg/dL high. Failed before.
+  it('writes after a range\'s text the unit of its bounds where it is not the value\'s and the text does not say it', () => {
+    const range = (text: string, unit: string) => `"referenceRange":[{"high":{"value":6,"unit":"${unit}"},"text":"${text}"}]`;
+    expect(results(withGlucose(glucose(`"valueQuantity":{"value":99,"unit":"mg/dL"},${range('<6', 'mmol/L')}`)))[1]).toMatchObject({ range: '<6 mmol/L' });
+    expect(results(withGlucose(glucose(`"valueQuantity":{"value":99,"unit":"mg/dL"},${range('<6 mmol/l', 'mmol/L')}`)))[1]).toMatchObject({ range: '<6 mmol/l' });
+    expect(results(withGlucose(glucose(`"valueQuantity":{"value":5,"unit":"mmol/L"},${range('<6', 'mmol/L')}`)))[1]).toMatchObject({ range: '<6' });
+  });
+
   // helper-216, F9: a rendered-value that writes the comparator too was refused for it: `<0,50` read `<0.5`. Failed before.
   it('answers a comparator\'s rendered-value whole where it writes the same comparison', () => {
     const rendered = (text: string) => `"_value":{"extension":[{"url":"http://hl7.org/fhir/StructureDefinition/rendered-value","valueString":"${text}"}]}`;
