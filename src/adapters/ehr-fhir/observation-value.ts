@@ -112,14 +112,24 @@ function boundsOf(range: RangeParts, valueUnit: string | undefined): string | un
   return bounds === undefined || unit === undefined || unit === valueUnit ? bounds : `${bounds} ${unit}`;
 }
 
+/** A range's text that is numbers alone (`<6`, `4,0–6,0`, `≥ 1.5`): read against the value's unit, whatever its bounds' unit. */
+const NUMBERS_ALONE = /^(?:[<>≤≥]=?\s*-?\d+(?:[.,]\d+)?|-?\d+(?:[.,]\d+)?\s*[–—-]\s*-?\d+(?:[.,]\d+)?)$/;
+
+/** A unit as its spellings meet: case, the micro sign as `u` or μ, a power as `^` or `*` (`10^9/L`, `10*9/L`). */
+const spelledAlike = (unit: string): string => unit.toLowerCase().replace(/[uμ]/g, 'µ').replace(/\^/g, '*');
+
 /**
- * A range's text as written, and after it the unit of its bounds where that is not the value's and
- * the text does not name it: `<6` beside 99 mg/dL, of bounds in mmol/L, read as 6 mg/dL and marked
- * the value high (hostile review helper-223, F3).
+ * A range's text as written; where it is numbers alone and its bounds are in another unit than the
+ * value's, that unit after it: `<6` of mmol/L bounds beside 99 mg/dL read as 6 mg/dL, and the app
+ * marked the value high (hostile review helper-223, F3). Any other text is the EHR's words, left as
+ * they are (`se kommentar`, `60–105 µmol/L`); a value of no unit (an INR) is compared with nothing in
+ * another unit, and a note's values are not known to the range (helper-224, F4, F5). Bounds in two
+ * units beside a text are no refusal: the text says the range (helper-224, F2).
  */
 function writtenRange(text: string, range: RangeParts, valueUnit: string | undefined): string {
-  const unit = boundsUnit(range);
-  return unit === undefined || unit === valueUnit || text.toLowerCase().includes(unit.toLowerCase()) ? text : `${text} ${unit}`;
+  const unit = unitOf(range.high) ?? unitOf(range.low);
+  const away = unit !== undefined && valueUnit !== undefined && spelledAlike(unit) !== spelledAlike(valueUnit);
+  return away && NUMBERS_ALONE.test(text.trim()) ? `${text} ${unit}` : text;
 }
 
 /** Every range, a line each (a child's beside an adult's): the first alone may be another population's. */

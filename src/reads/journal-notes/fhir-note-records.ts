@@ -111,34 +111,34 @@ const withdrawnEntry = (entry: Reference, observationOf: EntryLookup): boolean =
   return observation !== undefined && enteredInError(observation);
 };
 
-/** A section as Records, and what of it was entered in error: decided from below, each section once. */
+/** A section as Records, and whether all it held was entered in error: decided from below, each section once. */
 interface SectionRead {
   records: JournalRecord[];
   /** Everything it held was entered in error: it is no Record. */
   withdrawn: boolean;
-  /** It or a section within it has an entry entered in error. */
-  holdsWithdrawn: boolean;
 }
 
 /**
- * One section: its own Records first (the first Record of its subsections nested in its last), then
- * the rest of its subsections' in order. A narrative `generated` (R4: made entirely from the
- * structured data) over an entry entered in error restates the withdrawn value in words, and is left
- * out; the values still standing are shown as themselves. A narrative of any other status is the
- * EHR's own text, and kept. A section all of which was entered in error, its entries, its
+ * One section: its own Records first (the first Record of its subsections still standing nested in
+ * its last), then the rest of its subsections' in order. A narrative `generated` (R4: made from the
+ * structured data) over the section's own entries, every one of them entered in error, restates the
+ * withdrawn values in words, and is left out (hostile reviews helper-222 F1, helper-223 F1). Any other
+ * narrative is kept: one of another status is the EHR's own text, and a generated one beside a value
+ * still standing, or over subsections, may hold words no value holds (many EHRs mark every narrative
+ * generated: helper-224 F1). A section all of which was entered in error, its entries, its
  * subsections and its narrative, should never have existed, as its entries should not: it is no
- * Record, not a title over nothing (hostile reviews helper-221 F4, helper-222 F1 to F3, helper-223
- * F1). A section that held nothing (an `emptyReason`) is no withdrawal, and stays.
+ * Record, not a title over nothing (helper-221 F4, helper-222 F2, F3). A section that held nothing
+ * (an `emptyReason`) is no withdrawal, and stays.
  */
 function readSection(section: Section, observationOf: EntryLookup, depth: number): SectionRead {
   if (depth > MAX_DEPTH) throw fhirFault('Composition sections nested too deeply');
   const children = (section.section ?? []).map((child) => readSection(child, observationOf, depth + 1));
   const entries = section.entry ?? [];
   const inError = entries.map((entry) => withdrawnEntry(entry, observationOf));
-  const holdsWithdrawn = inError.includes(true) || children.some((c) => c.holdsWithdrawn);
-  const text = section.text?.status === 'generated' && holdsWithdrawn ? '' : sectionText(section);
+  const allInError = entries.length > 0 && !inError.includes(false);
+  const text = section.text?.status === 'generated' && allInError ? '' : sectionText(section);
   const withdrawn = text === '' && entries.length + children.length > 0 && !inError.includes(false) && children.every((c) => c.withdrawn);
-  if (withdrawn) return { records: [], withdrawn, holdsWithdrawn };
+  if (withdrawn) return { records: [], withdrawn };
   const lists = listsOf(section, text, observationOf);
   // The first Record of the subsections still standing is nested; a section read as several Records
   // nests it in the last, so the Records keep the section's order.
@@ -152,7 +152,7 @@ function readSection(section: Section, observationOf: EntryLookup, depth: number
     OtherValue: { ArchetypeRecords: { ArchetypeRecord: [] } },
     Record: i === lists.length - 1 ? nested : undefined,
   }));
-  return { records: [...own, ...after], withdrawn, holdsWithdrawn };
+  return { records: [...own, ...after], withdrawn };
 }
 
 /** The Records of one of a note's sections, and of the sections within it. */

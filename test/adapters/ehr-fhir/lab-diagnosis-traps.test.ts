@@ -47,12 +47,20 @@ describe('FHIR lab results', () => {
   });
 
   // helper-223, F3: a range's text beside bounds in another unit than the value's lost that unit, so `<6` of
-  // mmol/L bounds read as 6 mg/dL, and the app marked 99 mg/dL high. Failed before.
-  it('writes after a range\'s text the unit of its bounds where it is not the value\'s and the text does not say it', () => {
-    const range = (text: string, unit: string) => `"referenceRange":[{"high":{"value":6,"unit":"${unit}"},"text":"${text}"}]`;
-    expect(results(withGlucose(glucose(`"valueQuantity":{"value":99,"unit":"mg/dL"},${range('<6', 'mmol/L')}`)))[1]).toMatchObject({ range: '<6 mmol/L' });
-    expect(results(withGlucose(glucose(`"valueQuantity":{"value":99,"unit":"mg/dL"},${range('<6 mmol/l', 'mmol/L')}`)))[1]).toMatchObject({ range: '<6 mmol/l' });
-    expect(results(withGlucose(glucose(`"valueQuantity":{"value":5,"unit":"mmol/L"},${range('<6', 'mmol/L')}`)))[1]).toMatchObject({ range: '<6' });
+  // mmol/L bounds read as 6 mg/dL, and the app marked 99 mg/dL high. Failed before. helper-224, F2, F4, F5: only a
+  // text of numbers alone takes the unit, one spelled otherwise is no other unit, and bounds in two spellings
+  // beside a text are no refusal.
+  it('writes after a range\'s numbers the unit of its bounds where it is another than the value\'s', () => {
+    const range = (text: string, unit: string, lowUnit = unit) => `"referenceRange":[{"low":{"value":4,"unit":"${lowUnit}"},"high":{"value":6,"unit":"${unit}"},"text":"${text}"}]`;
+    const rangeOf = (value: string, r: string) => results(withGlucose(glucose(`${value},${r}`)))[1]?.range;
+    const mgdl = '"valueQuantity":{"value":99,"unit":"mg/dL"}';
+    expect(rangeOf(mgdl, range('<6', 'mmol/L'))).toBe('<6 mmol/L');
+    expect(rangeOf('"valueQuantity":{"value":45,"unit":"%"}', range('0,40–0,51', '1'))).toBe('0,40–0,51 1');
+    for (const text of ['<6 mmol/l', 'se kommentar', '4–6 mM']) expect(rangeOf(mgdl, range(text, 'mmol/L'))).toBe(text);
+    expect(rangeOf('"valueQuantity":{"value":5,"unit":"mmol/L"}', range('4,0–6,0', 'mmol/l', 'mmol/L'))).toBe('4,0–6,0');
+    expect(rangeOf('"valueQuantity":{"value":11.2,"unit":"10^9/L"}', range('3,5–8,8', '10*9/L'))).toBe('3,5–8,8');
+    expect(rangeOf('"valueQuantity":{"value":150,"unit":"µmol/L"}', range('60–105', 'umol/L'))).toBe('60–105');
+    expect(rangeOf('"valueQuantity":{"value":3.8}', range('2,0–3,0', '{INR}'))).toBe('2,0–3,0');
   });
 
   // helper-216, F9: a rendered-value that writes the comparator too was refused for it: `<0,50` read `<0.5`. Failed before.

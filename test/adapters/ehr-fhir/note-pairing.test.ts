@@ -155,21 +155,27 @@ describe('a note\'s values through the FHIR upstream and the service\'s FHIR doo
     expect(sectionThroughBoth(nested, [wrong, wrong]).records).toEqual([]);
   });
 
-  // helper-223, F1: a generated narrative over a withdrawn entry was kept where a subsection stood, or
-  // a value beside it, and showed the withdrawn value in words. F6: a subsection standing after a withdrawn
-  // one moved out to the top level. Each failed before.
-  it('leaves out a generated narrative over a value entered in error, keeping what still stands', () => {
+  // helper-223, F1: a generated narrative over the section's own entries, all entered in error, was kept where a
+  // subsection stood, and showed the withdrawn value in words. F6: a subsection standing after a withdrawn one
+  // moved out to the top level. Each failed before. helper-224, F1: a generated narrative beside a value still
+  // standing, or over subsections, may hold what no value holds ("Remiss till akuten idag"), and is kept.
+  it('leaves out a generated narrative over its own entries all entered in error, and no other text', () => {
     const wrong = { value: { text: '12.8', unit: 'g/L', numeric: true }, ranges: ['134–170'], status: 'entered-in-error' };
+    const standing = { value: { text: '5', numeric: true } };
     const tree = (records: readonly JournalRecordLike[]): unknown[] => records.map((r) => [r.Keyword, r.Value.map((v) => v.$self), ...(r.Record === undefined ? [] : [tree([r.Record])])]);
     const generated = (text: string) => ({ status: 'generated', div: `<div xmlns="http://www.w3.org/1999/xhtml">${text}</div>` });
     const ref = (i: number) => ({ reference: `Observation/obs-x${i}` });
-    expect(tree(throughBoth([wrong, { value: { text: '128', unit: 'g/L', numeric: true } }], 'Hb 12,8 g/L; Hb 128 g/L').records)).toEqual([['Prov', ['128']]]);
     const withComment = { title: 'Glukos', text: generated('Glukos 12,8'), entry: [ref(0)], section: [{ title: 'Kommentar', text: { status: 'additional', div: '<div xmlns="http://www.w3.org/1999/xhtml">Informerad.</div>' } }] };
     expect(tree(sectionThroughBoth(withComment, [wrong]).records)).toEqual([['Glukos', [], [['Kommentar', ['Informerad.']]]]]);
-    const overWithdrawn = { title: 'Q', text: generated('Q 12,8'), section: [{ title: 'Q1', entry: [ref(0)] }] };
-    expect(sectionThroughBoth(overWithdrawn, [wrong]).records).toEqual([]);
     const standingAfter = { title: 'P', section: [{ title: 'C1', entry: [ref(0)] }, { title: 'C2', entry: [ref(1)] }, { title: 'C3', entry: [ref(1)] }] };
-    expect(tree(sectionThroughBoth(standingAfter, [wrong, { value: { text: '5', numeric: true } }]).records)).toEqual([['P', [], [['C2', ['5']]]], ['C3', ['5']]]);
+    expect(tree(sectionThroughBoth(standingAfter, [wrong, standing]).records)).toEqual([['P', [], [['C2', ['5']]]], ['C3', ['5']]]);
+    // Kept: beside a value still standing, over a subsection with one, over subsections all withdrawn.
+    expect(tree(sectionThroughBoth({ title: 'Plan', text: generated('Återbesök om 3 månader.'), entry: [ref(0), ref(1)] }, [wrong, standing]).records))
+      .toEqual([['Plan', ['Återbesök om 3 månader.', '5']]]);
+    const assessment = { title: 'Bedömning', text: generated('Remiss till akuten idag.'), section: [{ title: 'Lab', entry: [ref(1), ref(0)] }] };
+    expect(tree(sectionThroughBoth(assessment, [wrong, standing]).records)).toEqual([['Bedömning', ['Remiss till akuten idag.'], [['Lab', ['5']]]]]);
+    const history = { title: 'Anamnes', text: generated('Bröstsmärta i 2 dagar.'), section: [{ title: 'Lab', entry: [ref(0)] }] };
+    expect(tree(sectionThroughBoth(history, [wrong]).records)).toEqual([['Anamnes', ['Bröstsmärta i 2 dagar.']]]);
   });
 
   it('keeps the EHR\'s own narrative and a section that held nothing', () => {
