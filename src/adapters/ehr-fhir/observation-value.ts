@@ -80,13 +80,21 @@ function wordsOf(concept: CodeableConcept): string {
 const MEANING = 'http://terminology.hl7.org/CodeSystem/referencerange-meaning';
 
 /**
+ * The unit of the value a range is shown beside; none for a value of no unit; BESIDE_NO_KNOWN_VALUE
+ * where it is not known which value that is (a note's lists do not pair them: value-pairing.ts), so
+ * the bounds' unit is always written.
+ */
+export const BESIDE_NO_KNOWN_VALUE = Symbol('beside no known value');
+type ValueUnit = string | undefined | typeof BESIDE_NO_KNOWN_VALUE;
+
+/**
  * One range as a line: its text, else `low–high` (an en dash, as the legacy documents write ranges),
  * `≤high` or `≥low`, the bounds' unit after them where it is not the value's; then who or what it is
  * for, in the EHR's words, where it says (`(Kvinnor)`, `(Terapeutiskt)`): bounds alone would pass for
  * everyone's. An age has no words of the EHR's: a range for one is shown by its own text alone, and
  * refused without one.
  */
-function rangeLine(range: RangeParts, valueUnit: string | undefined): string | undefined {
+function rangeLine(range: RangeParts, valueUnit: ValueUnit): string | undefined {
   if (range.age !== undefined && range.text === undefined) throw fhirFault('an Observation reference range for an age, with no text');
   // Plain `normal` says nothing more than a range does; words of its own ("Normalt för gravida") are shown (helper-217, F4).
   const plain = range.type === undefined || (range.type.text === undefined && range.type.coding?.some((c) => c.system === MEANING && c.code === 'normal') === true);
@@ -97,14 +105,14 @@ function rangeLine(range: RangeParts, valueUnit: string | undefined): string | u
   return qualifiers.length === 0 ? line : `${line} (${qualifiers.join(', ')})`;
 }
 
-/** The unit of a range's bounds; refused where they are in two. */
+/** The unit of a range's bounds; refused where they are in two, not where one is spelled two ways (helper-225, F3). */
 function boundsUnit(range: RangeParts): string | undefined {
   const [lowUnit, highUnit] = [unitOf(range.low), unitOf(range.high)];
-  if (lowUnit !== undefined && highUnit !== undefined && lowUnit !== highUnit) throw fhirFault('an Observation reference range of bounds in two units');
+  if (lowUnit !== undefined && highUnit !== undefined && !alike(lowUnit, highUnit)) throw fhirFault('an Observation reference range of bounds in two units');
   return highUnit ?? lowUnit;
 }
 
-function boundsOf(range: RangeParts, valueUnit: string | undefined): string | undefined {
+function boundsOf(range: RangeParts, valueUnit: ValueUnit): string | undefined {
   const low = valueAsWritten(range.low);
   const high = valueAsWritten(range.high);
   const bounds = low !== undefined && high !== undefined ? `${low}–${high}` : high !== undefined ? `≤${high}` : low === undefined ? undefined : `≥${low}`;
@@ -112,27 +120,38 @@ function boundsOf(range: RangeParts, valueUnit: string | undefined): string | un
   return bounds === undefined || unit === undefined || unit === valueUnit ? bounds : `${bounds} ${unit}`;
 }
 
-/** A range's text that is numbers alone (`<6`, `4,0–6,0`, `≥ 1.5`): read against the value's unit, whatever its bounds' unit. */
-const NUMBERS_ALONE = /^(?:[<>≤≥]=?\s*-?\d+(?:[.,]\d+)?|-?\d+(?:[.,]\d+)?\s*[–—-]\s*-?\d+(?:[.,]\d+)?)$/;
+/**
+ * A range's text that is numbers alone (`<6`, `4,0–6,0`, `≥ 1.5`, any dash or minus sign): read against
+ * the value's unit, whatever its bounds' unit.
+ */
+const NUMBERS_ALONE = /^(?:[<>≤≥]=?\s*[-\u2212]?\d+(?:[.,]\d+)?|[-\u2212]?\d+(?:[.,]\d+)?\s*[-\u2010-\u2015\u2212]\s*[-\u2212]?\d+(?:[.,]\d+)?)$/;
 
-/** A unit as its spellings meet: case, the micro sign as `u` or μ, a power as `^` or `*` (`10^9/L`, `10*9/L`). */
-const spelledAlike = (unit: string): string => unit.toLowerCase().replace(/[uμ]/g, 'µ').replace(/\^/g, '*');
+/**
+ * Whether two units are one spelled two ways: the litre `L` or `l`, the micro sign as `u`, µ or μ, a
+ * power as `^` or `*` (`10^9/L`, `10*9/L`). A prefix's case is kept (`mU/L` is not `MU/L`, `g/L` not
+ * `G/L`), as the patient app keeps it (app/src/units.ts).
+ */
+const alike = (a: string, b: string): boolean => {
+  const spelled = (unit: string): string => unit.trim().replace(/l/g, 'L').replace(/[uμ]/g, 'µ').replace(/\^/g, '*');
+  return spelled(a) === spelled(b);
+};
 
 /**
  * A range's text as written; where it is numbers alone and its bounds are in another unit than the
  * value's, that unit after it: `<6` of mmol/L bounds beside 99 mg/dL read as 6 mg/dL, and the app
  * marked the value high (hostile review helper-223, F3). Any other text is the EHR's words, left as
  * they are (`se kommentar`, `60–105 µmol/L`); a value of no unit (an INR) is compared with nothing in
- * another unit, and a note's values are not known to the range (helper-224, F4, F5). Bounds in two
- * units beside a text are no refusal: the text says the range (helper-224, F2).
+ * another unit. Where the value it will be shown beside is not known (a note's), the unit is always
+ * written (helper-225, F1: `<6` read as mg/dL again). Bounds in two units beside a text are no
+ * refusal: the text says the range (helper-224, F2).
  */
-function writtenRange(text: string, range: RangeParts, valueUnit: string | undefined): string {
+function writtenRange(text: string, range: RangeParts, valueUnit: ValueUnit): string {
   const unit = unitOf(range.high) ?? unitOf(range.low);
-  const away = unit !== undefined && valueUnit !== undefined && spelledAlike(unit) !== spelledAlike(valueUnit);
+  const away = unit !== undefined && (valueUnit === BESIDE_NO_KNOWN_VALUE || (valueUnit !== undefined && !alike(unit, valueUnit)));
   return away && NUMBERS_ALONE.test(text.trim()) ? `${text} ${unit}` : text;
 }
 
 /** Every range, a line each (a child's beside an adult's): the first alone may be another population's. */
-export function rangeLines(o: ObservationParts, valueUnit: string | undefined): string[] {
+export function rangeLines(o: ObservationParts, valueUnit: ValueUnit): string[] {
   return (o.referenceRange ?? []).map((r) => rangeLine(r, valueUnit)).filter((r) => r !== undefined);
 }

@@ -8,7 +8,7 @@
 import type { JournalRecord } from '../../domain/records/index.js';
 import { definedOnly } from '../../domain/records/defined.js';
 import { fhirFault } from '../../adapters/ehr-fhir/fault.js';
-import { componentValues, ownValue, rangeLines } from '../../adapters/ehr-fhir/observation-value.js';
+import { BESIDE_NO_KNOWN_VALUE, componentValues, ownValue, rangeLines } from '../../adapters/ehr-fhir/observation-value.js';
 import { pairing } from './value-pairing.js';
 import { narrativeText } from '../../adapters/ehr-fhir/narrative.js';
 import { enteredInError } from '../../adapters/ehr-fhir/read-input.js';
@@ -65,7 +65,7 @@ function piecesOf(observation: ResourceOf<'Observation'>): Piece[] {
   const components = componentValues(observation);
   const value = own.text === undefined ? undefined : { text: own.text, numeric: own.numeric };
   // Bounds keep their unit: the Record's lists do not say which value a range is beside (helper-219 F3, helper-220 F4).
-  const ranges = rangeLines(observation, undefined);
+  const ranges = rangeLines(observation, BESIDE_NO_KNOWN_VALUE);
   const first: Piece[] = value === undefined && own.unit === undefined && ranges.length === 0 ? [] : [{ value, unit: own.unit, ranges }];
   return [...first, ...components.map((c) => ({ value: { text: c.text as string, numeric: c.numeric }, unit: c.unit, ranges: [] }))];
 }

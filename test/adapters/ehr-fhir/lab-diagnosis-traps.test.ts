@@ -61,6 +61,12 @@ describe('FHIR lab results', () => {
     expect(rangeOf('"valueQuantity":{"value":11.2,"unit":"10^9/L"}', range('3,5–8,8', '10*9/L'))).toBe('3,5–8,8');
     expect(rangeOf('"valueQuantity":{"value":150,"unit":"µmol/L"}', range('60–105', 'umol/L'))).toBe('60–105');
     expect(rangeOf('"valueQuantity":{"value":3.8}', range('2,0–3,0', '{INR}'))).toBe('2,0–3,0');
+    // helper-225, F2: a minus sign or another dash between the numbers; F3: bounds spelled two ways and no text
+    // refused the whole list (502); F4: a prefix's case is another unit. Each failed before.
+    expect(rangeOf(mgdl, range('4\u22126', 'mmol/L'))).toBe('4\u22126 mmol/L');
+    expect(rangeOf(mgdl, range('4,0\u20116,0', 'mmol/L'))).toBe('4,0\u20116,0 mmol/L');
+    expect(rangeOf(mgdl, '"referenceRange":[{"low":{"value":4,"unit":"mmol/L"},"high":{"value":6,"unit":"mmol/l"}}]')).toBe('4–6 mmol/l');
+    expect(rangeOf('"valueQuantity":{"value":150,"unit":"g/L"}', range('3,5–8,8', 'G/L'))).toBe('3,5–8,8 G/L');
   });
 
   // helper-216, F9: a rendered-value that writes the comparator too was refused for it: `<0,50` read `<0.5`. Failed before.

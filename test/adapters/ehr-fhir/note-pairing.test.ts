@@ -178,6 +178,20 @@ describe('a note\'s values through the FHIR upstream and the service\'s FHIR doo
     expect(tree(sectionThroughBoth(history, [wrong]).records)).toEqual([['Anamnes', ['Bröstsmärta i 2 dagar.']]]);
   });
 
+  // helper-225, F1: a note's range of numbers alone beside bounds in another unit lost that unit, and the app
+  // marked 99 mg/dL high against `<6` of mmol/L. Failed before.
+  it('writes the unit of a note range\'s bounds after its numbers, since the value beside it is not known', () => {
+    const entry = (text: string): RawResource => parseFhirJson(JSON.stringify({
+      resourceType: 'Observation', id: 'obs-x0', status: 'final', code: { text: 'Glukos' }, subject: { reference: 'Patient/pat-tolvan' },
+      valueQuantity: { value: 99, unit: 'mg/dL' }, referenceRange: [{ high: { value: 6, unit: 'mmol/L' }, text }],
+    })) as RawResource;
+    for (const [text, written] of [['<6', '<6 mmol/L'], ['4,0–6,0', '4,0–6,0 mmol/L'], ['<6 mmol/L', '<6 mmol/L'], ['se kommentar', 'se kommentar']]) {
+      const resources = changed('Composition/comp-0002', (r) => { r.section = [{ title: 'Prov', entry: [{ reference: 'Observation/obs-x0' }] }]; }, demoResources());
+      const records = mapJournalNotes(readInput(['Composition'], { resources: [...resources, entry(text as string)] }), mapContext())[0]?.JournalNoteEHRExtract[1]?.Note?.Records.Record ?? [];
+      expect(records.map((r) => r.Range)).toEqual([[written]]);
+    }
+  });
+
   it('keeps the EHR\'s own narrative and a section that held nothing', () => {
     const wrong = { value: { text: '12.8', unit: 'g/L', numeric: true }, ranges: ['134–170'], status: 'entered-in-error' };
     const shown = (out: ReturnType<typeof throughBoth>) => out.records.map((r) => [r.Keyword, r.Value.map((v) => v.$self)]);
