@@ -85,13 +85,19 @@ const FILE: Store = {
   },
 };
 
+/**
+ * What a chain check finds is tested here, not the append's deadline: a first append into a fresh schema
+ * outlived the service's 2,500 ms once in a loaded .ci/run ("audit record not stored in PostgreSQL").
+ */
+const APPEND_TIMEOUT_MS = 30_000;
+
 const POSTGRES: Store = {
   name: 'the PostgreSQL trail', unit: 'record',
   async fresh() {
     const schema = freshSchema('keyed_chain');
     schemas.push(schema);
     const point = await sixRecords(
-      async (key) => PostgresAuditTrail.create({ connectionString: databaseUrl(), schema, ...(key === undefined ? {} : { key }), onWarning: () => undefined }),
+      async (key) => PostgresAuditTrail.create({ connectionString: databaseUrl(), schema, ...(key === undefined ? {} : { key }), appendTimeoutMs: APPEND_TIMEOUT_MS, onWarning: () => undefined }),
       (t) => t.head());
     const headFile = path.join(dir, `head-${schema}.log`);
     await writeFile(headFile, headLine(postgresStore(schema), point, HEAD_AT));
@@ -102,7 +108,7 @@ const POSTGRES: Store = {
       rewrite: (from, how) => rewritePostgresTail(pool, schema, from, how),
       cut: (from) => asOwner(pool, schema, 'DELETE FROM $t WHERE id >= $1', [from]),
       append: async (n) => {
-        const trail = PostgresAuditTrail.create({ connectionString: databaseUrl(), schema, key: k2, onWarning: () => undefined });
+        const trail = PostgresAuditTrail.create({ connectionString: databaseUrl(), schema, key: k2, appendTimeoutMs: APPEND_TIMEOUT_MS, onWarning: () => undefined });
         await trail.append(fullRecord(n));
         await trail.close();
       },
